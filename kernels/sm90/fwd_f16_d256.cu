@@ -1,0 +1,8 @@
+/* Hopper forward variant: f16, head dim 256. The kernel body is fwd_kernel.cuh. */
+#define FWD_NAME flashc_sm90_fwd_f16_d256
+#define FWD_ELEM f16
+#define FWD_ELEM_IS_BF16 0
+#define FWD_HEAD_DIM 256
+#define FWD_CONSUMER_WGS SM90_D256_WGS
+#define FWD_BLOCK_N SM90_D256_BLOCK_N
+#include "sm90/fwd_kernel.cuh"

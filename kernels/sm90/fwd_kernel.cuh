@@ -1,0 +1,513 @@
+/*
+ * FlashAttention forward for Hopper (sm_90a): TMA loads, wgmma, warp-specialised, persistent.
+ * Body of one variant; a tiny .cu defines the constants below and includes this file.
+ *
+ *   FWD_NAME         extern "C" launcher symbol (declared in sm90_fwd.cuh)
+ *   FWD_ELEM         bf16 | f16   (Q, K, V element type; token used in wgmma wrapper names)
+ *   FWD_ELEM_IS_BF16 1 | 0
+ *   FWD_HEAD_DIM     64 | 128 | 256
+ *   FWD_BLOCK_N      keys per K/V tile (multiple of 16, one of the SS shapes in ptx/wgmma.h)
+ *
+ *   FWD_CONSUMER_WGS 2 | 3      (BLOCK_M = 64 x consumer warpgroups)
+ *
+ * Budget (per block; one block per SM, 128 x (1 + WGS) threads):
+ *   warpgroup 0   producer: one thread issues every TMA load; 24 registers (setmaxnreg.dec)
+ *   warpgroups 1.. consumers: 64 query rows each; 240 registers (2 WGs) or 160 (3 WGs)
+ *                  registers/thread: S = BLOCK_N/2 f32, P = BLOCK_N/4 b32, O = D/2 f32
+ *   shared memory: Q [BLOCK_M x D] + 2 stages x (K + V) [BLOCK_N x D], all as 64-column panels of
+ *                  128-byte rows, 128B-swizzled by TMA and read by wgmma through matching
+ *                  descriptors; + 1 KB alignment slack + mbarriers
+ *                  (the tile table in sm90_fwd.cuh lists each variant's total)
+ *
+ * Schedule per tile (rows m_block*128 .. +127 of one (batch, head)); key blocks run high -> low
+ * so the masked ones (causal diagonal, s_k tail) come first:
+ *   producer:  Q once, then K_n, V_n for n = last .. 0 through a 2-stage ring of mbarriers
+ *   consumer:  S = Q K_n^T (SS wgmma) is issued together with O += P_{n+1} V_{n+1} (RS wgmma, P
+ *              from registers, V row-major = MN-major B); the softmax of S_n overlaps that PV.
+ *              The consumer warpgroups take turns issuing (named-barrier ping-pong) so one's
+ *              softmax overlaps the others' GEMMs.
+ *   epilogue:  O / rowsum straight from registers to global (rows >= s_q skipped), LSE in f32.
+ */
+#include <stdint.h>
+#include <math.h>
+#include <cuda_runtime.h>
+
+#include "ptx/bar.h"
+#include "ptx/cp_async_bulk.h"
+#include "ptx/cvt.h"
+#include "ptx/ex2.h"
+#include "ptx/fence.h"
+#include "ptx/mbarrier.h"
+#include "ptx/setmaxnreg.h"
+#include "ptx/wgmma.h"
+#include "sm90/sm90_fwd.cuh"
+
+/* ---- Budget ------------------------------------------------------------------------------ */
+#define FWD_D FWD_HEAD_DIM
+#define FWD_N FWD_BLOCK_N
+#define FWD_WGS FWD_CONSUMER_WGS            /* consumer warpgroups: 2 or 3 */
+#define FWD_WG_ROWS 64                      /* query rows per consumer warpgroup (wgmma M) */
+#define FWD_M (FWD_WG_ROWS * FWD_WGS)
+#define FWD_STAGES SM90_STAGES
+#define FWD_WG_THREADS 128
+#define FWD_THREADS (FWD_WG_THREADS * (1 + FWD_WGS))
+#define FWD_CONSUMER_WARPS (FWD_WGS * FWD_WG_THREADS / 32)
+#define FWD_TURN_THREADS (2 * FWD_WG_THREADS) /* a turn barrier: its owner syncs, the previous WG arrives */
+/* Register split of the 64K-entry file: producer 128 x 24 + consumers WGS x 128 x R <= 65536. */
+#define FWD_PRODUCER_REGS 24
+#if FWD_WGS == 2
+#define FWD_CONSUMER_REGS 240
+#elif FWD_WGS == 3
+#define FWD_CONSUMER_REGS 160
+#else
+#error "fwd_kernel.cuh: FWD_CONSUMER_WGS must be 2 or 3"
+#endif
+#define FWD_ELEM_BYTES 2
+#define FWD_PANELS (FWD_D / SM90_PANEL_COLS)
+#define FWD_Q_PANEL_BYTES (FWD_M * SM90_PANEL_ROW_BYTES)
+#define FWD_KV_PANEL_BYTES (FWD_N * SM90_PANEL_ROW_BYTES)
+#define FWD_Q_BYTES (FWD_Q_PANEL_BYTES * FWD_PANELS)
+#define FWD_KV_BYTES (FWD_KV_PANEL_BYTES * FWD_PANELS)
+#define FWD_SMEM_BYTES SM90_SMEM_BYTES(FWD_D, FWD_M, FWD_N, FWD_ELEM_BYTES)
+#define FWD_MMA_K 16                        /* k of one 16-bit wgmma */
+#define FWD_MMA_K_BYTES (FWD_MMA_K * FWD_ELEM_BYTES)
+#define FWD_K_STEPS_PER_PANEL (SM90_PANEL_COLS / FWD_MMA_K)
+#define FWD_SWIZZLE_GROUP_BYTES (8 * SM90_PANEL_ROW_BYTES) /* 8 rows x 128 B: one swizzle atom */
+#define FWD_S_REGS (FWD_N / 2)
+#define FWD_P_REGS (FWD_N / 4)
+#define FWD_O_REGS (FWD_D / 2)
+#define FWD_BAR_TURN_BASE 1                 /* named barriers 1..WGS: issue turn of each consumer WG */
+#define FWD_LN2 0.69314718055994530942f
+
+#if FWD_N % 16 != 0 || FWD_N > 256 || FWD_D % SM90_PANEL_COLS != 0
+#error "fwd_kernel.cuh: unsupported tile shape"
+#endif
+
+/* wgmma wrapper for this variant's element type and shapes (two-step paste expands the macros). */
+#define FWD_PASTE_SS(N, T) wgmma_m64n##N##k16_f32_##T##_##T##_ss
+#define FWD_PASTE_RS(N, T) wgmma_m64n##N##k16_f32_##T##_##T##_rs_bmn
+#define FWD_WGMMA_SS(N, T) FWD_PASTE_SS(N, T)
+#define FWD_WGMMA_RS(N, T) FWD_PASTE_RS(N, T)
+#define FWD_WGMMA_QK FWD_WGMMA_SS(FWD_BLOCK_N, FWD_ELEM)
+#define FWD_WGMMA_PV FWD_WGMMA_RS(FWD_HEAD_DIM, FWD_ELEM)
+#if FWD_ELEM_IS_BF16
+#define FWD_PACK cvt_rn_bf16x2_f32
+#else
+#define FWD_PACK cvt_rn_f16x2_f32
+#endif
+
+#define FWD_CAT2(a, b) a##b
+#define FWD_CAT(a, b) FWD_CAT2(a, b)
+#define FWD_KERNEL FWD_CAT(FWD_NAME, _kernel)
+
+/* ---- Setup: shared-memory map, tiles ----------------------------------------------------- */
+/* Offsets from the 1 KB-aligned base: Q | K stages | V stages | mbarriers (8 B each). Addresses
+   are computed, not tabled, so a run-time stage index never sends a table to local memory. */
+#define FWD_K_OFFSET FWD_Q_BYTES
+#define FWD_V_OFFSET (FWD_Q_BYTES + FWD_STAGES * FWD_KV_BYTES)
+#define FWD_BAR_OFFSET (FWD_Q_BYTES + 2 * FWD_STAGES * FWD_KV_BYTES)
+#define FWD_MBARRIER_BYTES 8
+enum fwd_barrier { FWD_Q_FULL, FWD_Q_EMPTY, FWD_K_FULL, FWD_K_EMPTY, FWD_V_FULL, FWD_V_EMPTY, FWD_BARRIER_KINDS };
+
+typedef struct fwd_smem {
+    uint32_t base; /* shared address of Q; warpgroup w's rows start at + w * 64 rows */
+} fwd_smem;
+
+static __device__ __forceinline__ uint32_t fwd_k(const fwd_smem *s, uint32_t stage)
+{
+    return s->base + FWD_K_OFFSET + stage * FWD_KV_BYTES;
+}
+static __device__ __forceinline__ uint32_t fwd_v(const fwd_smem *s, uint32_t stage)
+{
+    return s->base + FWD_V_OFFSET + stage * FWD_KV_BYTES;
+}
+/* Barrier `kind` of `stage` (Q barriers have stage 0). */
+static __device__ __forceinline__ uint32_t fwd_bar(const fwd_smem *s, int kind, uint32_t stage)
+{
+    return s->base + FWD_BAR_OFFSET + (stage * FWD_BARRIER_KINDS + kind) * FWD_MBARRIER_BYTES;
+}
+
+static __device__ void fwd_init_barriers(const fwd_smem *s)
+{
+    /* Empty barriers take one arrival per consumer warp (each warp sees its own wgmma finish). */
+    mbarrier_init(fwd_bar(s, FWD_Q_FULL, 0), 1);
+    mbarrier_init(fwd_bar(s, FWD_Q_EMPTY, 0), FWD_CONSUMER_WARPS);
+    for (uint32_t i = 0; i < FWD_STAGES; ++i) {
+        mbarrier_init(fwd_bar(s, FWD_K_FULL, i), 1);
+        mbarrier_init(fwd_bar(s, FWD_K_EMPTY, i), FWD_CONSUMER_WARPS);
+        mbarrier_init(fwd_bar(s, FWD_V_FULL, i), 1);
+        mbarrier_init(fwd_bar(s, FWD_V_EMPTY, i), FWD_CONSUMER_WARPS);
+    }
+    fence_mbarrier_init_release_cluster();
+}
+
+typedef struct fwd_tile {
+    int32_t m_block, head, batch;
+} fwd_tile;
+
+/* Static persistent schedule: block i takes tiles i, i + grid, ... Tiles are grouped in sections
+   of heads_per_section (batch, head) pairs whose K/V fit in L2 together; inside a section the
+   head varies fastest, so the tiles in flight share K/V. Causal: highest m_block first inside a
+   section (longest tiles first). */
+static __device__ __forceinline__ fwd_tile fwd_tile_at(const sm90_fwd_params *p, int32_t t)
+{
+    const int32_t heads = p->h_q * p->b;
+    const int32_t section_tiles = p->heads_per_section * p->num_m_blocks;
+    const int32_t section = t / section_tiles, in_section = t % section_tiles;
+    const int32_t first = section * p->heads_per_section;
+    const int32_t n_heads = min(p->heads_per_section, heads - first);
+    const int32_t m_idx = in_section / n_heads;
+    const int32_t bh = first + in_section % n_heads;
+    fwd_tile c;
+    c.m_block = p->causal ? p->num_m_blocks - 1 - m_idx : m_idx;
+    c.head = bh % p->h_q;
+    c.batch = bh / p->h_q;
+    return c;
+}
+
+/* Key blocks the tile needs: all of s_k, or (causal) up to the last key its last valid row sees. */
+static __device__ __forceinline__ int32_t fwd_num_n_blocks(const sm90_fwd_params *p, int32_t m_block)
+{
+    int32_t n = (p->s_k + FWD_N - 1) / FWD_N;
+    if (p->causal) {
+        const int32_t last_row = min((m_block + 1) * FWD_M, p->s_q) - 1;
+        const int32_t last_key = last_row + p->s_k - p->s_q;
+        if (last_key < 0) return 0;
+        n = min(n, last_key / FWD_N + 1);
+    }
+    return n;
+}
+
+/* Whether some score of key block n is masked for some row of the tile. */
+static __device__ __forceinline__ int fwd_block_needs_mask(const sm90_fwd_params *p, int32_t m_block, int32_t n)
+{
+    const int32_t last_key = (n + 1) * FWD_N - 1;
+    if (last_key >= p->s_k) return 1;
+    return p->causal && last_key > m_block * FWD_M + p->s_k - p->s_q;
+}
+
+/* ---- Producer: TMA loads ----------------------------------------------------------------- */
+static __device__ __forceinline__ void fwd_load_tile(uint32_t dst, uint32_t panel_bytes, const CUtensorMap *map,
+                                                     int32_t row, int32_t head, int32_t batch, uint32_t bar,
+                                                     uint64_t policy)
+{
+    for (int c = 0; c < FWD_PANELS; ++c)
+        cp_async_bulk_tensor_4d_shared_global(dst + c * panel_bytes, map, c * SM90_PANEL_COLS, row, head, batch,
+                                              bar, policy);
+}
+
+/* Run by one thread. Stage counter `kv` runs across tiles exactly as the consumers' does. */
+static __device__ void fwd_producer(const sm90_fwd_params *p, const fwd_smem *s)
+{
+    prefetch_tensormap(&p->tmap_q);
+    prefetch_tensormap(&p->tmap_k);
+    prefetch_tensormap(&p->tmap_v);
+    uint32_t kv = 0, tile_iter = 0;
+    for (int32_t t = blockIdx.x; t < p->num_tiles; t += gridDim.x) {
+        const fwd_tile c = fwd_tile_at(p, t);
+        const int32_t n_blocks = fwd_num_n_blocks(p, c.m_block);
+        if (n_blocks == 0) continue;
+        const int32_t kv_head = c.head / p->q_per_kv;
+        /* Q: the consumers release it after their last QK^T of the previous tile. */
+        mbarrier_wait_parity(fwd_bar(s, FWD_Q_EMPTY, 0), (tile_iter & 1) ^ 1);
+        mbarrier_arrive_expect_tx(fwd_bar(s, FWD_Q_FULL, 0), FWD_Q_BYTES);
+        fwd_load_tile(s->base, FWD_Q_PANEL_BYTES, &p->tmap_q, c.m_block * FWD_M, c.head, c.batch, fwd_bar(s, FWD_Q_FULL, 0),
+                      CP_ASYNC_BULK_EVICT_FIRST);
+        for (int32_t n = n_blocks - 1; n >= 0; --n, ++kv) {
+            const uint32_t stage = kv % FWD_STAGES, parity = (kv / FWD_STAGES) & 1;
+            mbarrier_wait_parity(fwd_bar(s, FWD_K_EMPTY, stage), parity ^ 1);
+            mbarrier_arrive_expect_tx(fwd_bar(s, FWD_K_FULL, stage), FWD_KV_BYTES);
+            fwd_load_tile(fwd_k(s, stage), FWD_KV_PANEL_BYTES, &p->tmap_k, n * FWD_N, kv_head, c.batch,
+                          fwd_bar(s, FWD_K_FULL, stage), CP_ASYNC_BULK_EVICT_LAST);
+            mbarrier_wait_parity(fwd_bar(s, FWD_V_EMPTY, stage), parity ^ 1);
+            mbarrier_arrive_expect_tx(fwd_bar(s, FWD_V_FULL, stage), FWD_KV_BYTES);
+            fwd_load_tile(fwd_v(s, stage), FWD_KV_PANEL_BYTES, &p->tmap_v, n * FWD_N, kv_head, c.batch,
+                          fwd_bar(s, FWD_V_FULL, stage), CP_ASYNC_BULK_EVICT_LAST);
+        }
+        ++tile_iter;
+    }
+}
+
+/* ---- Consumer: GEMMs --------------------------------------------------------------------- */
+/* S[64 x N] = Q[64 x D] K[N x D]^T: both K-major; k-step kk is panel kk/4, + 32 B per step. */
+static __device__ __forceinline__ void fwd_issue_qk(float *s, uint32_t q, uint32_t k)
+{
+#pragma unroll
+    for (int kk = 0; kk < FWD_D / FWD_MMA_K; ++kk) {
+        const uint32_t off = (kk % FWD_K_STEPS_PER_PANEL) * FWD_MMA_K_BYTES;
+        const uint32_t panel = kk / FWD_K_STEPS_PER_PANEL;
+        const uint64_t da = wgmma_desc_sw128(q + panel * FWD_Q_PANEL_BYTES + off, 16, FWD_SWIZZLE_GROUP_BYTES);
+        const uint64_t db = wgmma_desc_sw128(k + panel * FWD_KV_PANEL_BYTES + off, 16, FWD_SWIZZLE_GROUP_BYTES);
+        FWD_WGMMA_QK(s, da, db, kk > 0);
+    }
+}
+
+/* O[64 x D] += P[64 x N] V[N x D]: P from registers (4 b32 per k-step), V row-major in smem is
+   MN-major B: 64-column panels FWD_KV_PANEL_BYTES apart, 8-key groups 1 KB apart, 16 keys = 2 KB. */
+static __device__ __forceinline__ void fwd_issue_pv(float *o, const uint32_t *pf, uint32_t v)
+{
+#pragma unroll
+    for (int kk = 0; kk < FWD_N / FWD_MMA_K; ++kk) {
+        const uint64_t db = wgmma_desc_sw128(v + kk * 2 * FWD_SWIZZLE_GROUP_BYTES, FWD_KV_PANEL_BYTES,
+                                             FWD_SWIZZLE_GROUP_BYTES);
+        FWD_WGMMA_PV(o, pf + 4 * kk, db, 1);
+    }
+}
+
+static __device__ __forceinline__ void fwd_fence_s(float *s)
+{
+#pragma unroll
+    for (int i = 0; i < FWD_S_REGS; ++i) wgmma_fence_operand_f32(&s[i]);
+}
+static __device__ __forceinline__ void fwd_fence_o(float *o)
+{
+#pragma unroll
+    for (int i = 0; i < FWD_O_REGS; ++i) wgmma_fence_operand_f32(&o[i]);
+}
+static __device__ __forceinline__ void fwd_fence_p(uint32_t *pf)
+{
+#pragma unroll
+    for (int i = 0; i < FWD_P_REGS; ++i) wgmma_fence_operand_b32(&pf[i]);
+}
+
+/* Ping-pong: wait for this warpgroup's turn to issue, then hand the turn to the next one. */
+static __device__ __forceinline__ void fwd_turn_wait(int cwg)
+{
+    bar_sync(FWD_BAR_TURN_BASE + cwg, FWD_TURN_THREADS);
+}
+static __device__ __forceinline__ void fwd_turn_pass(int cwg)
+{
+    bar_arrive(FWD_BAR_TURN_BASE + (cwg + 1) % FWD_WGS, FWD_TURN_THREADS);
+}
+
+/* One arrival per consumer warp, after that warp's wgmma reading the buffer has completed. */
+static __device__ __forceinline__ void fwd_release(uint32_t bar)
+{
+    if (threadIdx.x % 32 == 0) mbarrier_arrive(bar);
+}
+
+/* ---- Consumer: softmax ------------------------------------------------------------------- */
+/* Thread layout of S: s[4j + 2r + c] = row (row0 + 8r), key n*N + 8j + 2*quad_col + c. */
+static __device__ __forceinline__ void fwd_mask(float *s, const sm90_fwd_params *p, int32_t n, int32_t row0,
+                                                int quad_col)
+{
+    const int32_t key0 = n * FWD_N + 2 * quad_col;
+#pragma unroll
+    for (int r = 0; r < 2; ++r) {
+        int32_t limit = p->s_k - 1 - key0; /* last visible key, relative to key0 */
+        if (p->causal) limit = min(limit, row0 + 8 * r + p->s_k - p->s_q - key0);
+#pragma unroll
+        for (int j = 0; j < FWD_N / 8; ++j)
+#pragma unroll
+            for (int c = 0; c < 2; ++c)
+                if (8 * j + c > limit) s[4 * j + 2 * r + c] = -INFINITY;
+    }
+}
+
+static __device__ __forceinline__ float fwd_quad_max(float x)
+{
+    x = fmaxf(x, __shfl_xor_sync(0xffffffffu, x, 1));
+    return fmaxf(x, __shfl_xor_sync(0xffffffffu, x, 2));
+}
+static __device__ __forceinline__ float fwd_quad_sum(float x)
+{
+    x += __shfl_xor_sync(0xffffffffu, x, 1);
+    return x + __shfl_xor_sync(0xffffffffu, x, 2);
+}
+
+/* Online softmax of one key block: s becomes exp2(s*scale_log2 - max*scale_log2); corr[r] is the
+   factor the previous O and row sum must be multiplied by. Row sums stay per-thread partials. */
+static __device__ __forceinline__ void fwd_softmax(float *s, float *row_max, float *row_sum, float *corr,
+                                                   float scale_log2)
+{
+#pragma unroll
+    for (int r = 0; r < 2; ++r) {
+        float mx = row_max[r];
+#pragma unroll
+        for (int j = 0; j < FWD_N / 8; ++j) mx = fmaxf(mx, fmaxf(s[4 * j + 2 * r], s[4 * j + 2 * r + 1]));
+        mx = fwd_quad_max(mx);
+        /* A row with no visible key yet keeps max -inf: use 0 so exp2(-inf - 0) = 0, never NaN. */
+        const float m_scaled = mx == -INFINITY ? 0.0f : mx * scale_log2;
+        corr[r] = ex2_approx_ftz_f32(row_max[r] * scale_log2 - m_scaled);
+        row_max[r] = mx;
+        float sum = 0.0f;
+#pragma unroll
+        for (int j = 0; j < FWD_N / 8; ++j)
+#pragma unroll
+            for (int c = 0; c < 2; ++c) {
+                const float e = ex2_approx_ftz_f32(fmaf(s[4 * j + 2 * r + c], scale_log2, -m_scaled));
+                s[4 * j + 2 * r + c] = e;
+                sum += e;
+            }
+        row_sum[r] = fmaf(row_sum[r], corr[r], sum);
+    }
+}
+
+/* The accumulator layout of S equals the A-fragment layout of P: pair (2i, 2i+1) -> register i. */
+static __device__ __forceinline__ void fwd_convert_p(uint32_t *pf, const float *s)
+{
+#pragma unroll
+    for (int i = 0; i < FWD_P_REGS; ++i) pf[i] = FWD_PACK(s[2 * i], s[2 * i + 1]);
+}
+
+static __device__ __forceinline__ void fwd_rescale_o(float *o, const float *corr)
+{
+#pragma unroll
+    for (int j = 0; j < FWD_D / 8; ++j)
+#pragma unroll
+        for (int r = 0; r < 2; ++r) {
+            o[4 * j + 2 * r] *= corr[r];
+            o[4 * j + 2 * r + 1] *= corr[r];
+        }
+}
+
+/* ---- Consumer: main loop over key blocks of one tile ------------------------------------- */
+static __device__ __forceinline__ void fwd_mainloop(const sm90_fwd_params *p, const fwd_smem *sm, int cwg,
+                                                    const fwd_tile *c, int32_t n_blocks, int32_t row0,
+                                                    int quad_col, uint32_t *kv_counter, uint32_t tile_iter,
+                                                    float *o, float *row_max, float *row_sum)
+{
+    const uint32_t q = sm->base + cwg * FWD_WG_ROWS * SM90_PANEL_ROW_BYTES;
+    float s[FWD_S_REGS], corr[2];
+    uint32_t pf[FWD_P_REGS];
+    uint32_t kv = *kv_counter;
+    uint32_t stage = kv % FWD_STAGES, parity = (kv / FWD_STAGES) & 1;
+    int32_t n = n_blocks - 1;
+
+    mbarrier_wait_parity(fwd_bar(sm, FWD_Q_FULL, 0), tile_iter & 1);
+    /* Prologue: S of the last key block alone. */
+    mbarrier_wait_parity(fwd_bar(sm, FWD_K_FULL, stage), parity);
+    fwd_turn_wait(cwg);
+    wgmma_fence();
+    fwd_issue_qk(s, q, fwd_k(sm, stage));
+    wgmma_commit_group();
+    fwd_turn_pass(cwg);
+    wgmma_wait_group(0);
+    fwd_fence_s(s);
+    fwd_release(fwd_bar(sm, FWD_K_EMPTY, stage));
+    if (n == 0) fwd_release(fwd_bar(sm, FWD_Q_EMPTY, 0));
+    if (fwd_block_needs_mask(p, c->m_block, n)) fwd_mask(s, p, n, row0, quad_col);
+    fwd_softmax(s, row_max, row_sum, corr, p->scale_log2);
+    fwd_convert_p(pf, s);
+
+    /* Steady state: S_{n-1} = Q K_{n-1}^T and O += P_n V_n in flight together. */
+    for (; n > 0; --n) {
+        const uint32_t v_stage = stage, v_parity = parity;
+        ++kv;
+        stage = kv % FWD_STAGES;
+        parity = (kv / FWD_STAGES) & 1;
+        mbarrier_wait_parity(fwd_bar(sm, FWD_K_FULL, stage), parity);
+        fwd_turn_wait(cwg);
+        fwd_fence_o(o);
+        fwd_fence_p(pf);
+        wgmma_fence();
+        fwd_issue_qk(s, q, fwd_k(sm, stage));
+        wgmma_commit_group();
+        mbarrier_wait_parity(fwd_bar(sm, FWD_V_FULL, v_stage), v_parity);
+        wgmma_fence();
+        fwd_issue_pv(o, pf, fwd_v(sm, v_stage));
+        wgmma_commit_group();
+        fwd_turn_pass(cwg);
+        wgmma_wait_group(1);
+        fwd_fence_s(s);
+        fwd_release(fwd_bar(sm, FWD_K_EMPTY, stage));
+        if (n == 1) fwd_release(fwd_bar(sm, FWD_Q_EMPTY, 0));
+        if (fwd_block_needs_mask(p, c->m_block, n - 1)) fwd_mask(s, p, n - 1, row0, quad_col);
+        fwd_softmax(s, row_max, row_sum, corr, p->scale_log2);
+        wgmma_wait_group(0);
+        fwd_fence_o(o);
+        fwd_fence_p(pf);
+        fwd_release(fwd_bar(sm, FWD_V_EMPTY, v_stage));
+        fwd_rescale_o(o, corr);
+        fwd_convert_p(pf, s);
+    }
+
+    /* Drain: O += P_0 V_0. */
+    mbarrier_wait_parity(fwd_bar(sm, FWD_V_FULL, stage), parity);
+    fwd_turn_wait(cwg);
+    fwd_fence_o(o);
+    fwd_fence_p(pf);
+    wgmma_fence();
+    fwd_issue_pv(o, pf, fwd_v(sm, stage));
+    wgmma_commit_group();
+    fwd_turn_pass(cwg);
+    wgmma_wait_group(0);
+    fwd_fence_o(o);
+    fwd_release(fwd_bar(sm, FWD_V_EMPTY, stage));
+    *kv_counter = kv + 1;
+}
+
+/* ---- Epilogue ---------------------------------------------------------------------------- */
+/* O / rowsum to global (bf16x2 / f16x2 per thread, rows >= s_q skipped); LSE = ln(sum) + max*scale.
+   A row with no visible key has sum 0: it writes zeros and LSE -inf. */
+static __device__ __forceinline__ void fwd_epilogue(const sm90_fwd_params *p, const fwd_tile *c, int32_t row0,
+                                                    int quad_col, const float *o, const float *row_max,
+                                                    const float *row_sum)
+{
+#pragma unroll
+    for (int r = 0; r < 2; ++r) {
+        const float sum = fwd_quad_sum(row_sum[r]);
+        const int32_t row = row0 + 8 * r;
+        if (row >= p->s_q) continue;
+        const float inv = sum > 0.0f ? 1.0f / sum : 0.0f;
+        uint16_t *dst = (uint16_t *)p->o + (int64_t)c->batch * p->o_stride[0] + (int64_t)row * p->o_stride[1] +
+                        (int64_t)c->head * p->o_stride[2] + 2 * quad_col;
+#pragma unroll
+        for (int j = 0; j < FWD_D / 8; ++j) {
+            const float lo = o[4 * j + 2 * r] * inv, hi = o[4 * j + 2 * r + 1] * inv;
+            *(uint32_t *)(dst + 8 * j) = p->out_bf16 ? cvt_rn_bf16x2_f32(lo, hi) : cvt_rn_f16x2_f32(lo, hi);
+        }
+        if (p->lse && quad_col == 0)
+            p->lse[(int64_t)c->batch * p->lse_stride[0] + (int64_t)c->head * p->lse_stride[1] + row] =
+                sum > 0.0f ? (row_max[r] * p->scale_log2 + __log2f(sum)) * FWD_LN2 : -INFINITY;
+    }
+}
+
+static __device__ void fwd_consumer(const sm90_fwd_params *p, const fwd_smem *sm, int cwg)
+{
+    const int tid = threadIdx.x % FWD_WG_THREADS;
+    const int warp = tid / 32, lane = tid % 32;
+    const int quad_row = lane / 4, quad_col = lane % 4;
+    uint32_t kv = 0, tile_iter = 0;
+    /* The first consumer warpgroup holds the first turn (passed to it by the "last" one). */
+    if (cwg == 0) fwd_turn_pass(FWD_WGS - 1);
+    for (int32_t t = blockIdx.x; t < p->num_tiles; t += gridDim.x) {
+        const fwd_tile c = fwd_tile_at(p, t);
+        const int32_t n_blocks = fwd_num_n_blocks(p, c.m_block);
+        const int32_t row0 = c.m_block * FWD_M + cwg * FWD_WG_ROWS + warp * 16 + quad_row;
+        float o[FWD_O_REGS], row_max[2] = {-INFINITY, -INFINITY}, row_sum[2] = {0.0f, 0.0f};
+#pragma unroll
+        for (int i = 0; i < FWD_O_REGS; ++i) o[i] = 0.0f;
+        if (n_blocks > 0) {
+            fwd_mainloop(p, sm, cwg, &c, n_blocks, row0, quad_col, &kv, tile_iter, o, row_max, row_sum);
+            ++tile_iter;
+        }
+        fwd_epilogue(p, &c, row0, quad_col, o, row_max, row_sum);
+    }
+}
+
+/* ---- Kernel and launcher ----------------------------------------------------------------- */
+__global__ void __launch_bounds__(FWD_THREADS, 1) FWD_KERNEL(const __grid_constant__ sm90_fwd_params params)
+{
+    extern __shared__ uint8_t fwd_smem_raw[];
+    const uint32_t raw = (uint32_t)__cvta_generic_to_shared(fwd_smem_raw);
+    fwd_smem sm;
+    sm.base = (raw + SM90_SMEM_ALIGN - 1) & ~(uint32_t)(SM90_SMEM_ALIGN - 1);
+    if (threadIdx.x == 0) fwd_init_barriers(&sm);
+    __syncthreads();
+    if (threadIdx.x < FWD_WG_THREADS) {
+        setmaxnreg_dec_sync_aligned_u32(FWD_PRODUCER_REGS);
+        if (threadIdx.x == 0) fwd_producer(&params, &sm);
+    } else {
+        setmaxnreg_inc_sync_aligned_u32(FWD_CONSUMER_REGS);
+        fwd_consumer(&params, &sm, threadIdx.x / FWD_WG_THREADS - 1);
+    }
+}
+
+extern "C" cudaError_t FWD_NAME(const sm90_fwd_params *params, int grid, cudaStream_t stream)
+{
+    cudaError_t err = cudaFuncSetAttribute(FWD_KERNEL, cudaFuncAttributeMaxDynamicSharedMemorySize, FWD_SMEM_BYTES);
+    if (err != cudaSuccess) return err;
+    FWD_KERNEL<<<grid, FWD_THREADS, FWD_SMEM_BYTES, stream>>>(*params);
+    return cudaGetLastError();
+}

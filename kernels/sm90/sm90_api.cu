@@ -1,0 +1,288 @@
+/*
+ * Host side of the Hopper path (src/launch.h contract): which problems it takes, tensor-map
+ * encoding with a small cache, and the launch of the per-variant kernels (fwd_<dtype>_d<D>.cu).
+ * Host code only; compiled for sm_90a with the rest of kernels/sm90.
+ *
+ * Tensor maps are encoded through the driver entry point obtained from the runtime
+ * (cudaGetDriverEntryPointByVersion), so the library links the CUDA runtime only, never libcuda.
+ */
+#include <math.h>
+#include <pthread.h>
+#include <string.h>
+
+#include <cuda.h>
+#include <cudaTypedefs.h>
+#include <cuda_runtime.h>
+
+#include "launch.h"
+#include "sm90/sm90_fwd.cuh"
+
+#define SM90_TMAP_CACHE_ENTRIES 32
+#define SM90_TMAP_RANK 4
+#define SM90_DRIVER_API_VERSION 12000 /* cuTensorMapEncodeTiled as introduced in CUDA 12.0 */
+#define SM90_TMA_MAX_STRIDE_BYTES (1ll << 40)
+#define SM90_TMA_STRIDE_ALIGN 16
+#define SM90_LOG2E 1.44269504088896340736
+
+/* ---- Variants --------------------------------------------------------------------------------- */
+typedef cudaError_t (*sm90_launcher)(const sm90_fwd_params *, int, cudaStream_t);
+
+typedef struct sm90_variant {
+    int block_m, block_n;
+    sm90_launcher launch;
+} sm90_variant;
+
+/* The kernel for *p (check() has accepted the dtype and head dim). */
+static sm90_variant sm90_pick(const flashc_problem *p)
+{
+    const int bf16 = p->in_dtype == FLASHC_DTYPE_BF16;
+    sm90_variant v;
+    switch (p->d) {
+    case 64:
+        v.block_m = SM90_D64_WGS * SM90_WG_ROWS;
+        v.block_n = SM90_D64_BLOCK_N;
+        v.launch = bf16 ? flashc_sm90_fwd_bf16_d64 : flashc_sm90_fwd_f16_d64;
+        break;
+    case 128:
+        v.block_m = SM90_D128_WGS * SM90_WG_ROWS;
+        v.block_n = SM90_D128_BLOCK_N;
+        v.launch = bf16 ? flashc_sm90_fwd_bf16_d128 : flashc_sm90_fwd_f16_d128;
+        break;
+    default:
+        v.block_m = SM90_D256_WGS * SM90_WG_ROWS;
+        v.block_n = SM90_D256_BLOCK_N;
+        v.launch = bf16 ? flashc_sm90_fwd_bf16_d256 : flashc_sm90_fwd_f16_d256;
+        break;
+    }
+    return v;
+}
+
+static size_t sm90_smem_bytes(const sm90_variant *v, int d)
+{
+    return SM90_SMEM_BYTES(d, v->block_m, v->block_n, 2);
+}
+
+/* ---- Which problems this path takes --------------------------------------------------------- */
+static int sm90_is_16bit(flashc_dtype t) { return t == FLASHC_DTYPE_F16 || t == FLASHC_DTYPE_BF16; }
+
+#define NOT_SUPPORTED(...) flashc_error(FLASHC_STATUS_NOT_SUPPORTED, __VA_ARGS__)
+
+flashc_status flashc_sm90_check(const flashc_problem *p, const flashc_device_info *dev)
+{
+    if (!p || !dev) return flashc_error(FLASHC_STATUS_INTERNAL_ERROR, "sm90: check called without problem or device");
+    if (dev->cc_major != 9 || dev->cc_minor != 0)
+        return NOT_SUPPORTED("sm90: needs compute capability 9.0 (sm_90a), this device is %d.%d", dev->cc_major,
+                             dev->cc_minor);
+    if (!sm90_is_16bit(p->in_dtype))
+        return NOT_SUPPORTED("sm90: only f16/bf16 inputs have a Hopper kernel (fp8/int8 not yet)");
+    if (!sm90_is_16bit(p->out_dtype)) return NOT_SUPPORTED("sm90: output must be f16 or bf16");
+    if (p->d != 64 && p->d != 128 && p->d != 256)
+        return NOT_SUPPORTED("sm90: head dim %d has no Hopper kernel (64, 128, 256 do)", (int)p->d);
+    if (p->q_varlen) return NOT_SUPPORTED("sm90: varlen q (cu_seqlens_q) not implemented");
+    if (p->kv_layout == FLASHC_KV_VARLEN) return NOT_SUPPORTED("sm90: varlen k/v (cu_seqlens_k) not implemented");
+    if (p->kv_layout == FLASHC_KV_PAGED) return NOT_SUPPORTED("sm90: paged k/v not implemented");
+    if (p->v_transposed) return NOT_SUPPORTED("sm90: v_transposed not implemented");
+    if (p->seqused_k) return NOT_SUPPORTED("sm90: seqused_k not implemented");
+    if (p->bias) return NOT_SUPPORTED("sm90: bias not implemented");
+    if (p->alibi) return NOT_SUPPORTED("sm90: ALiBi not implemented");
+    if (p->softcap != 0.0f) return NOT_SUPPORTED("sm90: softcap not implemented");
+    if (p->q_descale || p->k_descale || p->v_descale)
+        return NOT_SUPPORTED("sm90: descales apply to 8-bit inputs only; not implemented for f16/bf16");
+    if (p->window_left != -1 || (p->window_right != -1 && p->window_right != 0))
+        return NOT_SUPPORTED("sm90: sliding window (window_left/right other than causal) not implemented");
+    if (!(p->softmax_scale > 0.0f) || !isfinite(p->softmax_scale))
+        return NOT_SUPPORTED("sm90: softmax_scale must be positive and finite (got %g)", (double)p->softmax_scale);
+    if (p->s_q < 1 || p->s_k < 1 || p->b < 1 || p->h_q < 1 || p->h_kv < 1)
+        return NOT_SUPPORTED("sm90: empty problems (s_q = %d, s_k = %d) go to the portable path", (int)p->s_q,
+                             (int)p->s_k);
+    if (p->h_q % p->h_kv != 0) return NOT_SUPPORTED("sm90: h_q %% h_kv != 0");
+    const sm90_variant v = sm90_pick(p);
+    const int64_t m_blocks = ((int64_t)p->s_q + v.block_m - 1) / v.block_m;
+    if (m_blocks * p->h_q * p->b > INT32_MAX) return NOT_SUPPORTED("sm90: more than 2^31 query tiles");
+    if ((size_t)dev->max_smem_optin < sm90_smem_bytes(&v, p->d))
+        return NOT_SUPPORTED("sm90: needs %zu bytes of shared memory per block, device allows %d",
+                             sm90_smem_bytes(&v, p->d), dev->max_smem_optin);
+    const int64_t *strides[3] = {p->q_stride, p->k_stride, p->v_stride};
+    static const char *names[3] = {"q", "k", "v"};
+    for (int t = 0; t < 3; ++t)
+        for (int i = 0; i < 3; ++i) {
+            const int64_t bytes = strides[t][i] * 2;
+            if (bytes < 0 || bytes >= SM90_TMA_MAX_STRIDE_BYTES || bytes % SM90_TMA_STRIDE_ALIGN != 0)
+                return NOT_SUPPORTED("sm90: %s stride[%d] = %lld elements is not a TMA stride (16-byte multiple < 2^40 B)",
+                                     names[t], i, (long long)strides[t][i]);
+        }
+    return FLASHC_STATUS_SUCCESS;
+}
+
+size_t flashc_sm90_workspace_size(const flashc_problem *p, const flashc_device_info *dev)
+{
+    (void)p;
+    (void)dev;
+    return 0;
+}
+
+/* ---- Tensor maps ---------------------------------------------------------------------------- */
+/* A [batch, rows, heads, d] view (strides in elements: batch, row, head) tiled as 64-column
+   panels of box_rows rows, 128-byte swizzle. */
+typedef struct sm90_tmap_key {
+    const void *ptr;
+    int dtype;
+    int device;
+    uint64_t dims[SM90_TMAP_RANK];
+    uint64_t strides[SM90_TMAP_RANK - 1]; /* bytes */
+    uint32_t box_rows;
+} sm90_tmap_key;
+
+typedef struct sm90_tmap_entry {
+    int used;
+    sm90_tmap_key key;
+    CUtensorMap map;
+} sm90_tmap_entry;
+
+static pthread_mutex_t g_tmap_lock = PTHREAD_MUTEX_INITIALIZER;
+static sm90_tmap_entry g_tmap_cache[SM90_TMAP_CACHE_ENTRIES];
+static unsigned g_tmap_next; /* round-robin victim */
+static PFN_cuTensorMapEncodeTiled_v12000 g_encode;
+
+static flashc_status sm90_get_encoder(PFN_cuTensorMapEncodeTiled_v12000 *fn)
+{
+    if (!g_encode) {
+        void *f = NULL;
+        cudaDriverEntryPointQueryResult q = cudaDriverEntryPointSymbolNotFound;
+        cudaError_t e = cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &f, SM90_DRIVER_API_VERSION,
+                                                         cudaEnableDefault, &q);
+        if (e != cudaSuccess || q != cudaDriverEntryPointSuccess || !f)
+            return flashc_error(FLASHC_STATUS_CUDA_ERROR, "sm90: driver entry point cuTensorMapEncodeTiled unavailable (%s)",
+                                e != cudaSuccess ? cudaGetErrorString(e) : "symbol not found");
+        g_encode = (PFN_cuTensorMapEncodeTiled_v12000)f;
+    }
+    *fn = g_encode;
+    return FLASHC_STATUS_SUCCESS;
+}
+
+static flashc_status sm90_tensor_map(CUtensorMap *out, const void *ptr, flashc_dtype dtype, int device, int64_t d,
+                                     int64_t rows, int64_t heads, int64_t batch, const int64_t stride[3],
+                                     uint32_t box_rows)
+{
+    sm90_tmap_key key;
+    memset(&key, 0, sizeof key); /* padding takes part in memcmp */
+    key.ptr = ptr;
+    key.dtype = (int)dtype;
+    key.device = device;
+    key.dims[0] = (uint64_t)d;
+    key.dims[1] = (uint64_t)rows;
+    key.dims[2] = (uint64_t)heads;
+    key.dims[3] = (uint64_t)batch;
+    /* stride order in the map: row, head, batch. An extent-1 dimension is never stepped; give it
+       a legal stride (validation may have stored 0 or an unaligned value there). */
+    const int64_t s_in[3] = {stride[1], stride[2], stride[0]};
+    for (int i = 0; i < 3; ++i) {
+        int64_t bytes = s_in[i] * 2;
+        if (key.dims[i + 1] == 1) bytes = d * 2;
+        key.strides[i] = (uint64_t)bytes;
+    }
+    key.box_rows = box_rows;
+
+    flashc_status st = FLASHC_STATUS_SUCCESS;
+    pthread_mutex_lock(&g_tmap_lock);
+    for (int i = 0; i < SM90_TMAP_CACHE_ENTRIES; ++i)
+        if (g_tmap_cache[i].used && memcmp(&g_tmap_cache[i].key, &key, sizeof key) == 0) {
+            *out = g_tmap_cache[i].map;
+            pthread_mutex_unlock(&g_tmap_lock);
+            return FLASHC_STATUS_SUCCESS;
+        }
+    PFN_cuTensorMapEncodeTiled_v12000 encode;
+    st = sm90_get_encoder(&encode);
+    if (st == FLASHC_STATUS_SUCCESS) {
+        const cuuint32_t box[SM90_TMAP_RANK] = {SM90_PANEL_COLS, box_rows, 1, 1};
+        const cuuint32_t elem_strides[SM90_TMAP_RANK] = {1, 1, 1, 1};
+        CUtensorMap map;
+        CUresult r = encode(&map,
+                            dtype == FLASHC_DTYPE_BF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16,
+                            SM90_TMAP_RANK, (void *)ptr, key.dims, key.strides, box, elem_strides,
+                            CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                            CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+        if (r != CUDA_SUCCESS) {
+            st = flashc_error(FLASHC_STATUS_CUDA_ERROR, "sm90: cuTensorMapEncodeTiled failed (CUresult %d)", (int)r);
+        } else {
+            sm90_tmap_entry *e = &g_tmap_cache[g_tmap_next++ % SM90_TMAP_CACHE_ENTRIES];
+            e->used = 1;
+            e->key = key;
+            e->map = map;
+            *out = map;
+        }
+    }
+    pthread_mutex_unlock(&g_tmap_lock);
+    return st;
+}
+
+void flashc_sm90_release_caches(void)
+{
+    pthread_mutex_lock(&g_tmap_lock);
+    memset(g_tmap_cache, 0, sizeof g_tmap_cache);
+    g_tmap_next = 0;
+    pthread_mutex_unlock(&g_tmap_lock);
+}
+
+/* ---- Launch --------------------------------------------------------------------------------- */
+/* L2 share the tiles in flight may fill with K/V (the rest serves Q, O and other traffic). */
+#define SM90_L2_KV_BUDGET_BYTES (32ll << 20)
+
+/* (batch, head) pairs scheduled together so their K/V stay in L2; a whole GQA group at least. */
+static int32_t sm90_heads_per_section(const flashc_problem *p)
+{
+    const int64_t kv_head_bytes = (int64_t)p->s_k * p->d * 2 /* K and V */ * 2 /* bytes */;
+    int64_t groups = SM90_L2_KV_BUDGET_BYTES / (kv_head_bytes > 0 ? kv_head_bytes : 1);
+    if (groups < 1) groups = 1;
+    const int64_t heads = groups * (p->h_q / p->h_kv);
+    const int64_t all = (int64_t)p->h_q * p->b;
+    return (int32_t)(heads < all ? heads : all);
+}
+
+static flashc_status sm90_launch(const flashc_problem *p, const flashc_device_info *dev, const sm90_variant *v,
+                                 cudaStream_t stream)
+{
+    sm90_fwd_params prm;
+    memset(&prm, 0, sizeof prm);
+    flashc_status st;
+    if ((st = sm90_tensor_map(&prm.tmap_q, p->q, p->in_dtype, dev->device, p->d, p->s_q, p->h_q, p->b, p->q_stride,
+                              (uint32_t)v->block_m)) != FLASHC_STATUS_SUCCESS)
+        return st;
+    if ((st = sm90_tensor_map(&prm.tmap_k, p->k, p->in_dtype, dev->device, p->d, p->s_k, p->h_kv, p->b, p->k_stride,
+                              (uint32_t)v->block_n)) != FLASHC_STATUS_SUCCESS)
+        return st;
+    if ((st = sm90_tensor_map(&prm.tmap_v, p->v, p->in_dtype, dev->device, p->d, p->s_k, p->h_kv, p->b, p->v_stride,
+                              (uint32_t)v->block_n)) != FLASHC_STATUS_SUCCESS)
+        return st;
+    prm.o = p->o;
+    prm.lse = p->lse;
+    memcpy(prm.o_stride, p->o_stride, sizeof prm.o_stride);
+    memcpy(prm.lse_stride, p->lse_stride, sizeof prm.lse_stride);
+    prm.b = p->b;
+    prm.h_q = p->h_q;
+    prm.h_kv = p->h_kv;
+    prm.s_q = p->s_q;
+    prm.s_k = p->s_k;
+    prm.q_per_kv = p->h_q / p->h_kv;
+    prm.causal = p->causal || p->window_right == 0;
+    prm.out_bf16 = p->out_dtype == FLASHC_DTYPE_BF16;
+    prm.scale_log2 = p->softmax_scale * (float)SM90_LOG2E;
+    prm.num_m_blocks = (p->s_q + v->block_m - 1) / v->block_m;
+    prm.num_tiles = prm.num_m_blocks * p->h_q * p->b;
+    prm.heads_per_section = sm90_heads_per_section(p);
+    const int grid = prm.num_tiles < dev->num_sms ? prm.num_tiles : dev->num_sms;
+
+    cudaError_t e = v->launch(&prm, grid, stream);
+    if (e != cudaSuccess)
+        return flashc_error(FLASHC_STATUS_CUDA_ERROR, "sm90: kernel launch failed: %s", cudaGetErrorString(e));
+    return FLASHC_STATUS_SUCCESS;
+}
+
+flashc_status flashc_sm90_forward(const flashc_problem *p, const flashc_device_info *dev, void *workspace,
+                                  size_t workspace_bytes, struct CUstream_st *stream)
+{
+    (void)workspace;
+    (void)workspace_bytes;
+    const sm90_variant v = sm90_pick(p);
+    return sm90_launch(p, dev, &v, (cudaStream_t)stream);
+}

@@ -1,0 +1,69 @@
+/*
+ * Shared between the Hopper forward kernel variants and their host launcher (sm90_api.cu):
+ * the kernel parameter block and the tile table. Each tile shape is a compile-time constant of one
+ * variant; the host reads the same table to encode the TMA boxes and size shared memory.
+ */
+#ifndef FLASHC_SM90_FWD_CUH
+#define FLASHC_SM90_FWD_CUH
+
+#include <stdint.h>
+#include <cuda.h> /* CUtensorMap (type only: the library never links libcuda) */
+#include <cuda_runtime.h>
+
+/* ---- Tile table ------------------------------------------------------------------------------
+ * BLOCK_M query rows per tile = 64 per consumer warpgroup; BLOCK_N keys per K/V stage; 16-bit
+ * elements. Shared memory = Q + STAGES * (K + V) + alignment slack + barriers (bytes in comments).
+ * Causal tiles use smaller BLOCK_N where the diagonal's masked work would dominate. */
+#define SM90_STAGES 2
+#define SM90_D64_WGS 2
+#define SM90_D64_BLOCK_N 128          /*  82,176 B */
+#define SM90_D128_WGS 2
+#define SM90_D128_BLOCK_N 128         /* 164,096 B */
+#define SM90_D256_WGS 2
+#define SM90_D256_BLOCK_N 80          /* 230,656 B */
+/* Columns of one 128-byte swizzle panel (16-bit elements): TMA boxes and wgmma tiles are built
+   from panels of [rows x 64]. */
+#define SM90_WG_ROWS 64
+#define SM90_PANEL_COLS 64
+#define SM90_PANEL_ROW_BYTES 128
+#define SM90_SMEM_ALIGN 1024 /* 128B-swizzle atom: TMA, wgmma descriptors agree at base offset 0 */
+#define SM90_BARRIER_BYTES 256
+#define SM90_SMEM_BYTES(D, BLOCK_M, BLOCK_N, ELEM_BYTES)                                               \
+    (SM90_SMEM_ALIGN + ((BLOCK_M) + 2 * SM90_STAGES * (BLOCK_N)) * (D) * (ELEM_BYTES) + SM90_BARRIER_BYTES)
+
+/* ---- Kernel parameters -------------------------------------------------------------------- */
+typedef struct sm90_fwd_params {
+    CUtensorMap tmap_q; /* dims {d, s_q, h_q, b}, box {64, BLOCK_M, 1, 1} */
+    CUtensorMap tmap_k; /* dims {d, s_k, h_kv, b}, box {64, BLOCK_N, 1, 1} */
+    CUtensorMap tmap_v; /* as k */
+    void *o;            /* [b, s_q, h_q, d] through o_stride */
+    float *lse;         /* [b, h_q, s_q] through lse_stride, or NULL */
+    int64_t o_stride[3];  /* batch, row, head (elements) */
+    int64_t lse_stride[2]; /* batch, head */
+    int32_t b, h_q, h_kv, s_q, s_k;
+    int32_t q_per_kv;   /* h_q / h_kv (GQA group size) */
+    int32_t causal;     /* bottom-right aligned: key j visible to row i iff j <= i + s_k - s_q */
+    int32_t out_bf16;   /* 1: out is bf16, 0: f16 */
+    float scale_log2;   /* softmax_scale * log2(e) */
+    int32_t num_m_blocks;
+    int32_t num_tiles;  /* num_m_blocks * h_q * b */
+    int32_t heads_per_section; /* (batch, head) pairs scheduled together (L2-sized), >= 1 */
+} sm90_fwd_params;
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+/* One launcher per variant (kernels/sm90/fwd_<dtype>_d<D>.cu). grid = persistent block count. */
+#define SM90_DECLARE_LAUNCHER(NAME)                                                                      \
+    cudaError_t NAME(const sm90_fwd_params *params, int grid, cudaStream_t stream)
+SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_bf16_d64);
+SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_bf16_d128);
+SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_bf16_d256);
+SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_f16_d64);
+SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_f16_d128);
+SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_f16_d256);
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* FLASHC_SM90_FWD_CUH */

@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# The whole GPU check in one call, for a machine with a CUDA GPU (the H200 device):
+#   scripts/gpu_suite.sh [--build-dir DIR] [--bench] [--bench-quick]
+# 1. builds (unless DIR already holds a build), for the local GPU's architecture only;
+# 2. reports the kernels' SASS (HGMMA/QGMMA = Hopper path, HMMA = mma.sync path);
+# 3. runs the C test suite (CPU and GPU tests) and the Python tests;
+# 4. with --bench, the benchmark beside PyTorch SDPA (cuDNN, flash);
+# and prints a short summary LAST. Logs go to $OUT (if set) or build dir.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+BUILD=build-gpu
+BENCH=0
+BENCH_ARGS=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --build-dir) BUILD=$2; shift 2 ;;
+    --bench) BENCH=1; shift ;;
+    --bench-quick) BENCH=1; BENCH_ARGS+=(--quick); shift ;;
+    *) echo "unknown option $1"; exit 2 ;;
+  esac
+done
+LOG=${OUT:-$BUILD}
+mkdir -p "$LOG"
+summary=()
+note() { summary+=("$*"); echo "== $*"; }
+
+nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader 2>/dev/null | head -1 | sed 's/^/gpu: /'
+if [ ! -x "$BUILD/tests/test_gpu" ]; then
+  cc=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d .)
+  t0=$(date +%s)
+  cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DFLASHC_SM80_ARCHS="$cc" >"$LOG/configure.log" 2>&1 &&
+    cmake --build "$BUILD" -j"$(nproc)" >"$LOG/build.log" 2>&1 || { tail -40 "$LOG/build.log"; note "build: FAILED"; printf '%s\n' "${summary[@]}"; exit 1; }
+  note "build: ok in $(( $(date +%s) - t0 )) s"
+fi
+
+lib="$BUILD/libflashc.so"
+if command -v cuobjdump >/dev/null; then
+  cuobjdump -sass "$lib" >"$LOG/sass.txt" 2>/dev/null
+  note "sass: HGMMA $(grep -c HGMMA "$LOG/sass.txt") QGMMA $(grep -c QGMMA "$LOG/sass.txt") HMMA $(grep -c 'HMMA' "$LOG/sass.txt") IMMA $(grep -c IMMA "$LOG/sass.txt") local-mem(STL) $(grep -c 'STL' "$LOG/sass.txt")"
+fi
+
+fails=0
+for t in "$BUILD"/tests/test_*; do
+  [ -x "$t" ] || continue
+  name=$(basename "$t")
+  "$t" >"$LOG/$name.log" 2>&1
+  rc=$?
+  last=$(grep -E '^[A-Za-z_]*:? ?[0-9]+ passed, [0-9]+ failed' "$LOG/$name.log" | tail -1)
+  [ $rc -eq 0 ] || fails=$((fails + 1))
+  [ $rc -eq 0 ] || tail -30 "$LOG/$name.log"
+  note "$name: rc=$rc ${last:-<no summary line>}"
+done
+
+if python3 -c 'import torch, numpy, pytest' 2>/dev/null; then
+  FLASHC_LIBRARY=$PWD/$lib PYTHONPATH=$PWD/python python3 -m pytest -q tests/python >"$LOG/pytest.log" 2>&1
+  rc=$?
+  [ $rc -eq 0 ] || { fails=$((fails + 1)); tail -30 "$LOG/pytest.log"; }
+  note "pytest: rc=$rc $(tail -1 "$LOG/pytest.log")"
+fi
+
+if [ $BENCH -eq 1 ]; then
+  if [ -x "$BUILD/bench/flashc_bench" ]; then
+    "$BUILD/bench/flashc_bench" --set fa3 --dtype bf16 --json "$LOG/flashc_bench.json" >"$LOG/flashc_bench.txt" 2>&1
+    note "flashc_bench: rc=$?"
+  fi
+  if [ -f bench/bench_sdpa.py ]; then
+    FLASHC_LIBRARY=$PWD/$lib PYTHONPATH=$PWD/python python3 bench/bench_sdpa.py --out "$LOG" "${BENCH_ARGS[@]}" >"$LOG/bench_sdpa.txt" 2>&1
+    note "bench_sdpa: rc=$?"
+    tail -60 "$LOG/bench_sdpa.txt"
+  fi
+fi
+
+echo
+echo "==== GPU suite summary ===="
+printf '%s\n' "${summary[@]}"
+if [ $fails -eq 0 ]; then echo "gpu-suite: PASS"; else echo "gpu-suite: FAIL ($fails)"; fi
+exit $((fails > 0))

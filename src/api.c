@@ -1,0 +1,312 @@
+/*
+ * Public entry points: error reporting, version, small constructors, and the dispatcher that
+ * validates a call, picks a backend and hands the normalised problem to it.
+ *
+ * Order inside every call (tests rely on it):
+ *   flashc_validate  ->  backend selection  ->  [GPU] flashc_validate_gpu (alignment)
+ *   -> device query -> pointer locations -> the path's check -> workspace -> forward.
+ * Nothing is written before the last step.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cuda_runtime_api.h>
+
+#include "flashc.h"
+#include "launch.h"
+#include "problem.h"
+
+#define FLASHC_ERROR_CAPACITY 1024
+#define FLASHC_MAX_DEVICES 64
+
+static _Thread_local char g_last_error[FLASHC_ERROR_CAPACITY];
+
+flashc_status flashc_error(flashc_status status, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(g_last_error, sizeof g_last_error, fmt, ap);
+    va_end(ap);
+    return status;
+}
+
+static void clear_error(void) { g_last_error[0] = '\0'; }
+
+FLASHC_API const char *flashc_last_error(void) { return g_last_error; }
+
+FLASHC_API int flashc_version(void) { return FLASHC_VERSION; }
+
+FLASHC_API const char *flashc_status_string(flashc_status status)
+{
+    switch (status) {
+    case FLASHC_STATUS_SUCCESS: return "FLASHC_STATUS_SUCCESS";
+    case FLASHC_STATUS_INVALID_ARGUMENT: return "FLASHC_STATUS_INVALID_ARGUMENT";
+    case FLASHC_STATUS_DTYPE_MISMATCH: return "FLASHC_STATUS_DTYPE_MISMATCH";
+    case FLASHC_STATUS_MISALIGNED: return "FLASHC_STATUS_MISALIGNED";
+    case FLASHC_STATUS_NOT_SUPPORTED: return "FLASHC_STATUS_NOT_SUPPORTED";
+    case FLASHC_STATUS_WORKSPACE_TOO_SMALL: return "FLASHC_STATUS_WORKSPACE_TOO_SMALL";
+    case FLASHC_STATUS_NO_DEVICE: return "FLASHC_STATUS_NO_DEVICE";
+    case FLASHC_STATUS_CUDA_ERROR: return "FLASHC_STATUS_CUDA_ERROR";
+    case FLASHC_STATUS_OUT_OF_MEMORY: return "FLASHC_STATUS_OUT_OF_MEMORY";
+    case FLASHC_STATUS_INTERNAL_ERROR: return "FLASHC_STATUS_INTERNAL_ERROR";
+    }
+    return "FLASHC_STATUS_UNKNOWN";
+}
+
+FLASHC_API void flashc_attention_params_init(flashc_attention_params *p)
+{
+    if (!p) return;
+    memset(p, 0, sizeof *p);
+    p->window_left = -1;
+    p->window_right = -1;
+}
+
+FLASHC_API flashc_tensor flashc_make_tensor(void *data, flashc_dtype dtype, int32_t ndim,
+                                            const int64_t *shape)
+{
+    flashc_tensor t;
+    memset(&t, 0, sizeof t);
+    t.data = data;
+    t.dtype = dtype;
+    if (ndim < 0 || ndim > FLASHC_MAX_DIMS || (!shape && ndim > 0)) {
+        t.ndim = -1; /* rejected by validation with a message */
+        return t;
+    }
+    t.ndim = ndim;
+    int64_t stride = 1;
+    for (int i = ndim - 1; i >= 0; --i) {
+        t.shape[i] = shape[i];
+        t.stride[i] = stride;
+        stride *= shape[i] > 0 ? shape[i] : 1;
+    }
+    return t;
+}
+
+/* ---- CUDA queries ------------------------------------------------------------------------ */
+
+int flashc_pointer_is_host(const void *ptr)
+{
+    struct cudaPointerAttributes attr;
+    if (!ptr) return 1;
+    if (cudaPointerGetAttributes(&attr, ptr) != cudaSuccess) {
+        (void)cudaGetLastError(); /* no device or unknown pointer: plain host memory */
+        return 1;
+    }
+    return attr.type != cudaMemoryTypeDevice;
+}
+
+static int pointer_is_device_readable(const void *ptr)
+{
+    struct cudaPointerAttributes attr;
+    if (!ptr) return 1;
+    if (cudaPointerGetAttributes(&attr, ptr) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return 0;
+    }
+    return attr.type == cudaMemoryTypeDevice || attr.type == cudaMemoryTypeManaged ||
+           (attr.type == cudaMemoryTypeHost && attr.devicePointer == ptr);
+}
+
+/* Device attributes are cached per ordinal: they never change while the process runs. */
+static flashc_device_info g_devices[FLASHC_MAX_DEVICES];
+static int g_device_known[FLASHC_MAX_DEVICES];
+
+static flashc_status current_device(flashc_device_info *out)
+{
+    int dev = -1;
+    cudaError_t err = cudaGetDevice(&dev);
+    if (err != cudaSuccess) {
+        (void)cudaGetLastError();
+        return flashc_error(FLASHC_STATUS_NO_DEVICE, "no usable CUDA device: %s", cudaGetErrorString(err));
+    }
+    if (dev >= 0 && dev < FLASHC_MAX_DEVICES && g_device_known[dev]) {
+        *out = g_devices[dev];
+        return FLASHC_STATUS_SUCCESS;
+    }
+    flashc_device_info info;
+    memset(&info, 0, sizeof info);
+    info.device = dev;
+    if ((err = cudaDeviceGetAttribute(&info.cc_major, cudaDevAttrComputeCapabilityMajor, dev)) != cudaSuccess ||
+        (err = cudaDeviceGetAttribute(&info.cc_minor, cudaDevAttrComputeCapabilityMinor, dev)) != cudaSuccess ||
+        (err = cudaDeviceGetAttribute(&info.num_sms, cudaDevAttrMultiProcessorCount, dev)) != cudaSuccess ||
+        (err = cudaDeviceGetAttribute(&info.max_smem_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev)) != cudaSuccess ||
+        (err = cudaDeviceGetAttribute(&info.l2_bytes, cudaDevAttrL2CacheSize, dev)) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return flashc_error(FLASHC_STATUS_NO_DEVICE, "cannot query CUDA device %d: %s", dev, cudaGetErrorString(err));
+    }
+    if (dev >= 0 && dev < FLASHC_MAX_DEVICES) {
+        g_devices[dev] = info;
+        g_device_known[dev] = 1;
+    }
+    *out = info;
+    return FLASHC_STATUS_SUCCESS;
+}
+
+/* ---- Dispatch ---------------------------------------------------------------------------- */
+
+typedef struct named_pointer {
+    const char *name;
+    const void *ptr;
+} named_pointer;
+
+#define FLASHC_NUM_DATA_POINTERS 14
+
+static void data_pointers(const flashc_problem *p, named_pointer out[FLASHC_NUM_DATA_POINTERS])
+{
+    const named_pointer list[FLASHC_NUM_DATA_POINTERS] = {
+        {"q.data", p->q}, {"k.data", p->k}, {"v.data", p->v}, {"out.data", p->o},
+        {"lse.data", p->lse}, {"cu_seqlens_q", p->cu_seqlens_q}, {"cu_seqlens_k", p->cu_seqlens_k},
+        {"seqused_k", p->seqused_k}, {"page_table", p->page_table}, {"q_descale.data", p->q_descale},
+        {"k_descale.data", p->k_descale}, {"v_descale.data", p->v_descale}, {"bias.data", p->bias},
+        {"alibi_slopes.data", p->alibi}};
+    memcpy(out, list, sizeof list);
+}
+
+static flashc_status check_cpu_pointers(const flashc_problem *p)
+{
+    named_pointer ptrs[FLASHC_NUM_DATA_POINTERS];
+    data_pointers(p, ptrs);
+    for (int i = 0; i < FLASHC_NUM_DATA_POINTERS; ++i)
+        if (ptrs[i].ptr && !flashc_pointer_is_host(ptrs[i].ptr))
+            return flashc_error(FLASHC_STATUS_INVALID_ARGUMENT,
+                                "%s is device memory, but the CPU backend reads host memory", ptrs[i].name);
+    return FLASHC_STATUS_SUCCESS;
+}
+
+static flashc_status check_gpu_pointers(const flashc_problem *p)
+{
+    named_pointer ptrs[FLASHC_NUM_DATA_POINTERS];
+    data_pointers(p, ptrs);
+    for (int i = 0; i < FLASHC_NUM_DATA_POINTERS; ++i)
+        if (ptrs[i].ptr && !pointer_is_device_readable(ptrs[i].ptr))
+            return flashc_error(FLASHC_STATUS_INVALID_ARGUMENT,
+                                "%s is host memory the GPU cannot read (use device, managed or mapped pinned memory)",
+                                ptrs[i].name);
+    return FLASHC_STATUS_SUCCESS;
+}
+
+static int is_gpu_backend(flashc_backend b) { return b == FLASHC_BACKEND_SM80 || b == FLASHC_BACKEND_SM90; }
+
+/* Resolve AUTO and confirm the chosen GPU path has a kernel for *p on the current device. */
+static flashc_status select_backend(const flashc_problem *p, flashc_backend *chosen, flashc_device_info *dev)
+{
+    flashc_backend want = p->backend;
+    flashc_status st;
+    if (want == FLASHC_BACKEND_AUTO)
+        want = flashc_pointer_is_host(p->q) ? FLASHC_BACKEND_CPU : FLASHC_BACKEND_SM90;
+    if (want == FLASHC_BACKEND_CPU) {
+        *chosen = FLASHC_BACKEND_CPU;
+        return check_cpu_pointers(p);
+    }
+    if ((st = flashc_validate_gpu(p)) != FLASHC_STATUS_SUCCESS) return st;
+    if ((st = current_device(dev)) != FLASHC_STATUS_SUCCESS) return st;
+    if ((st = check_gpu_pointers(p)) != FLASHC_STATUS_SUCCESS) return st;
+
+    if (p->backend == FLASHC_BACKEND_AUTO) {
+        /* Hopper path first where it has a kernel; the portable path covers the rest. */
+        char sm90_why[FLASHC_ERROR_CAPACITY] = "";
+        if (dev->cc_major == 9 && dev->cc_minor == 0) {
+            if (flashc_sm90_check(p, dev) == FLASHC_STATUS_SUCCESS) {
+                *chosen = FLASHC_BACKEND_SM90;
+                return FLASHC_STATUS_SUCCESS;
+            }
+            snprintf(sm90_why, sizeof sm90_why, "%s", g_last_error);
+        }
+        st = flashc_sm80_check(p, dev);
+        if (st == FLASHC_STATUS_SUCCESS) {
+            *chosen = FLASHC_BACKEND_SM80;
+            return st;
+        }
+        if (sm90_why[0]) {
+            char sm80_why[FLASHC_ERROR_CAPACITY];
+            snprintf(sm80_why, sizeof sm80_why, "%s", g_last_error);
+            return flashc_error(st, "no GPU path supports this call: %s; %s", sm90_why, sm80_why);
+        }
+        return st;
+    }
+    *chosen = want;
+    return want == FLASHC_BACKEND_SM90 ? flashc_sm90_check(p, dev) : flashc_sm80_check(p, dev);
+}
+
+/* Validate and select: the common front of every entry point. */
+static flashc_status prepare(const flashc_attention_params *params, flashc_problem *prob,
+                             flashc_backend *chosen, flashc_device_info *dev)
+{
+    flashc_status st;
+    clear_error();
+    memset(dev, 0, sizeof *dev);
+    if ((st = flashc_validate(params, prob)) != FLASHC_STATUS_SUCCESS) return st;
+    return select_backend(prob, chosen, dev);
+}
+
+static size_t workspace_for(const flashc_problem *p, flashc_backend b, const flashc_device_info *dev)
+{
+    if (b == FLASHC_BACKEND_SM80) return flashc_sm80_workspace_size(p, dev);
+    if (b == FLASHC_BACKEND_SM90) return flashc_sm90_workspace_size(p, dev);
+    return 0;
+}
+
+FLASHC_API flashc_status flashc_attention_check(const flashc_attention_params *params)
+{
+    flashc_problem prob;
+    flashc_backend chosen;
+    flashc_device_info dev;
+    return prepare(params, &prob, &chosen, &dev);
+}
+
+FLASHC_API flashc_status flashc_attention_select_backend(const flashc_attention_params *params,
+                                                         flashc_backend *backend)
+{
+    flashc_problem prob;
+    flashc_backend chosen = FLASHC_BACKEND_AUTO;
+    flashc_device_info dev;
+    if (!backend) {
+        clear_error();
+        return flashc_error(FLASHC_STATUS_INVALID_ARGUMENT, "backend (output pointer) is NULL");
+    }
+    flashc_status st = prepare(params, &prob, &chosen, &dev);
+    if (st == FLASHC_STATUS_SUCCESS) *backend = chosen;
+    return st;
+}
+
+FLASHC_API flashc_status flashc_attention_workspace_size(const flashc_attention_params *params, size_t *bytes)
+{
+    flashc_problem prob;
+    flashc_backend chosen = FLASHC_BACKEND_AUTO;
+    flashc_device_info dev;
+    if (!bytes) {
+        clear_error();
+        return flashc_error(FLASHC_STATUS_INVALID_ARGUMENT, "bytes (output pointer) is NULL");
+    }
+    flashc_status st = prepare(params, &prob, &chosen, &dev);
+    if (st == FLASHC_STATUS_SUCCESS) *bytes = workspace_for(&prob, chosen, &dev);
+    return st;
+}
+
+FLASHC_API flashc_status flashc_attention_forward(const flashc_attention_params *params, void *workspace,
+                                                  size_t workspace_bytes, struct CUstream_st *stream)
+{
+    flashc_problem prob;
+    flashc_backend chosen = FLASHC_BACKEND_AUTO;
+    flashc_device_info dev;
+    flashc_status st = prepare(params, &prob, &chosen, &dev);
+    if (st != FLASHC_STATUS_SUCCESS) return st;
+    if (chosen == FLASHC_BACKEND_CPU) return flashc_cpu_forward(&prob);
+    if (!is_gpu_backend(chosen))
+        return flashc_error(FLASHC_STATUS_INTERNAL_ERROR, "dispatcher chose backend %d", (int)chosen);
+
+    size_t need = workspace_for(&prob, chosen, &dev);
+    if (need > 0 && (!workspace || workspace_bytes < need))
+        return flashc_error(FLASHC_STATUS_WORKSPACE_TOO_SMALL,
+                            "workspace: this call needs %zu bytes of device memory, got %zu%s", need,
+                            workspace ? workspace_bytes : (size_t)0, workspace ? "" : " (NULL)");
+    if (need > 0 && !pointer_is_device_readable(workspace))
+        return flashc_error(FLASHC_STATUS_INVALID_ARGUMENT, "workspace is not device memory");
+    if (chosen == FLASHC_BACKEND_SM90)
+        return flashc_sm90_forward(&prob, &dev, workspace, workspace_bytes, stream);
+    return flashc_sm80_forward(&prob, &dev, workspace, workspace_bytes, stream);
+}
+
+FLASHC_API void flashc_release_caches(void) { flashc_sm90_release_caches(); }

@@ -1,0 +1,50 @@
+/*
+ * The contract between the C host (src/api.c, which validates and dispatches) and each GPU path.
+ * Each path is a set of extern "C" functions implemented in its .cu files:
+ *
+ *   check      : SUCCESS if this path has a kernel for *p on this device, else
+ *                flashc_error(FLASHC_STATUS_NOT_SUPPORTED, "<path>: <what is missing>").
+ *                Pure host logic: no CUDA call, no data read.
+ *   workspace  : device bytes the launch needs for *p (0 if none). Deterministic in shapes.
+ *   forward    : enqueue the kernels on `stream`; no sync, no allocation. Returns
+ *                FLASHC_STATUS_CUDA_ERROR (with cudaGetErrorString in the message) if a launch fails.
+ *
+ * api.c calls check before workspace/forward, so forward may assume check passed.
+ */
+#ifndef FLASHC_LAUNCH_H
+#define FLASHC_LAUNCH_H
+
+#include <stddef.h>
+#include "problem.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct flashc_device_info {
+    int device;                   /* CUDA ordinal the call runs on (current device) */
+    int cc_major, cc_minor;
+    int num_sms;
+    int max_smem_optin;           /* bytes of dynamic shared memory a block may opt into */
+    int l2_bytes;
+} flashc_device_info;
+
+flashc_status flashc_sm80_check(const flashc_problem *p, const flashc_device_info *dev);
+size_t flashc_sm80_workspace_size(const flashc_problem *p, const flashc_device_info *dev);
+flashc_status flashc_sm80_forward(const flashc_problem *p, const flashc_device_info *dev,
+                                  void *workspace, size_t workspace_bytes,
+                                  struct CUstream_st *stream);
+
+flashc_status flashc_sm90_check(const flashc_problem *p, const flashc_device_info *dev);
+size_t flashc_sm90_workspace_size(const flashc_problem *p, const flashc_device_info *dev);
+flashc_status flashc_sm90_forward(const flashc_problem *p, const flashc_device_info *dev,
+                                  void *workspace, size_t workspace_bytes,
+                                  struct CUstream_st *stream);
+/* Drop cached tensor maps (called by flashc_release_caches). */
+void flashc_sm90_release_caches(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* FLASHC_LAUNCH_H */

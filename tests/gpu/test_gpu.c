@@ -1,0 +1,813 @@
+/*
+ * test_gpu — the GPU test suite. Every case builds fresh random host inputs, runs the CPU
+ * reference (flashc_attention_forward, backend CPU, f32 output, fp64 inside) as the oracle, then
+ * runs device copies through each GPU backend (SM80, SM90, AUTO) into poisoned outputs and checks
+ * every element (unwritten = NaN = failure; rows outside every sequence must stay poison, and so
+ * must the padding of padded layouts).
+ *
+ * A backend answering NOT_SUPPORTED is "skipped" for that (case, backend) and tallied per
+ * backend; AUTO answering NOT_SUPPORTED for a 16-bit case (inside the support matrix) fails.
+ *
+ * Options: --quick (subset), --backend sm80|sm90|auto, --filter SUBSTR; seed from FLASHC_TEST_SEED.
+ * Without a CUDA device: exit 77 after "0 passed, 0 failed, 1 skipped".
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cuda_runtime.h>
+
+#include "flashc.h"
+#include "test_util.h"
+
+/* ---- Tolerances ---------------------------------------------------------------------------
+ * 16-bit inputs: the kernel rounds P to the input type (relative 2^-9 bf16 / 2^-11 f16) before
+ * P·V and rounds O to the output type once more, both relative to values <= max|O|; the f32
+ * accumulation error is far below that. Hence max abs error <= 2^-8 (bf16) / 2^-10 (f16) times
+ * max|O_ref| of the case, plus 2 ulps of the output type at the reference value.
+ * LSE: f32 max/sum and ex2.approx (relative ~2^-22) give errors ~1e-6; 1e-3 absolute.
+ * 8-bit inputs: relative RMS error against the exact answer on the 16-bit originals no worse
+ * than twice that of quantize -> dequantize -> exact attention (baseline computed per case). */
+#define TOL_BF16_REL_MAX 0.00390625  /* 2^-8 */
+#define TOL_F16_REL_MAX 0.0009765625 /* 2^-10 */
+#define TOL_OUT_ULPS 2.0
+#define TOL_LSE_ABS 1e-3
+#define TOL_8BIT_RMS_FACTOR 2.0
+#define TOL_8BIT_RMS_FLOOR 1e-4 /* absorbs a vanishing baseline */
+#define E4M3_MAX 448.0
+#define INT8_MAX_Q 127.0
+
+#define MAX_B 8
+#define MAX_DEV_ALLOCS 64
+
+enum { BE_SM80, BE_SM90, BE_AUTO, BE_COUNT };
+static const flashc_backend BE_ID[BE_COUNT] = {FLASHC_BACKEND_SM80, FLASHC_BACKEND_SM90, FLASHC_BACKEND_AUTO};
+static const char *BE_NAME[BE_COUNT] = {"sm80", "sm90", "auto"};
+static int g_be_pass[BE_COUNT], g_be_fail[BE_COUNT], g_be_skip[BE_COUNT];
+static int g_be_enabled[BE_COUNT] = {1, 1, 1};
+static int g_quick = 0;
+static const char *g_filter = NULL;
+static int g_setup_fail = 0; /* failures outside a (case, backend) pair */
+static tu_rng g_rng;
+
+/* ---- Case description ------------------------------------------------------------------- */
+enum { BIAS_NONE, BIAS_FULL, BIAS_BCAST_B, BIAS_BCAST_H, BIAS_BCAST_BH };
+enum { ALIBI_NONE, ALIBI_H, ALIBI_BH };
+enum { KV_BATCHED, KV_VARLEN, KV_PAGED };
+
+typedef struct tcase {
+    char name[200];
+    flashc_dtype dt;
+    int d, b, sq, sk, hq, hkv;  /* sq/sk: batched extents (varlen: from seqlens) */
+    int causal, wl, wr;
+    float softcap;
+    int bias;
+    flashc_dtype bias_dt;
+    int alibi;
+    int q_varlen, kv;          /* kv: KV_* */
+    int seqlens_q[MAX_B], seqlens_k[MAX_B];
+    int page_size;
+    int seqused;               /* pass seqused_k (always when paged) */
+    int lse;
+    int pad;                   /* padded row strides on q, k, v, out */
+    int v_transposed;
+    int extra;                 /* determinism and graph-capture checks */
+} tcase;
+
+static tcase base_case(flashc_dtype dt, int d)
+{
+    tcase c;
+    memset(&c, 0, sizeof c);
+    c.dt = dt;
+    c.d = d;
+    c.b = 2;
+    c.sq = 97;
+    c.sk = 131;
+    c.hq = 2;
+    c.hkv = 2;
+    c.wl = c.wr = -1;
+    c.bias_dt = FLASHC_DTYPE_F32;
+    c.lse = 1;
+    return c;
+}
+
+/* ---- Device memory (freed per case) ----------------------------------------------------- */
+static void *g_dev[MAX_DEV_ALLOCS];
+static int g_ndev;
+
+static int cuda_ok(cudaError_t e, const char *what)
+{
+    if (e == cudaSuccess) return 1;
+    printf("FAIL cuda: %s: %s\n", what, cudaGetErrorString(e));
+    return 0;
+}
+
+static void *dev_alloc(size_t bytes)
+{
+    void *p = NULL;
+    if (bytes == 0) bytes = 16;
+    if (g_ndev >= MAX_DEV_ALLOCS || !cuda_ok(cudaMalloc(&p, bytes), "cudaMalloc")) return NULL;
+    g_dev[g_ndev++] = p;
+    return p;
+}
+
+static void *dev_upload(const void *host, size_t bytes)
+{
+    if (!host) return NULL;
+    void *p = dev_alloc(bytes);
+    if (p && !cuda_ok(cudaMemcpy(p, host, bytes, cudaMemcpyHostToDevice), "upload")) return NULL;
+    return p;
+}
+
+static void dev_free_all(void)
+{
+    for (int i = 0; i < g_ndev; ++i) cudaFree(g_dev[i]);
+    g_ndev = 0;
+}
+
+/* ---- Host inputs ------------------------------------------------------------------------ */
+typedef struct inputs {
+    tu_tensor q, k, v, bias, alibi, qd, kd, vd;
+    int32_t cu_q[MAX_B + 1], cu_k[MAX_B + 1], used[MAX_B];
+    int32_t *page_table;
+    int max_pages, num_pages;
+    int total_q, total_k, sq, sk; /* sq/sk: extents (batched) or max lengths (varlen/paged) */
+} inputs;
+
+typedef struct ptrs {
+    void *q, *k, *v, *bias, *alibi, *qd, *kd, *vd;
+    const int32_t *cu_q, *cu_k, *used, *page_table;
+} ptrs;
+
+static void inputs_free(inputs *in)
+{
+    tu_tensor *t[] = {&in->q, &in->k, &in->v, &in->bias, &in->alibi, &in->qd, &in->kd, &in->vd};
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; ++i)
+        if (t[i]->alloc) tu_tensor_free(t[i]);
+    free(in->page_table);
+    in->page_table = NULL;
+}
+
+static int alloc4(tu_tensor *t, flashc_dtype dt, int nd, int64_t a, int64_t b, int64_t c, int64_t d, int pad)
+{
+    int64_t shape[4] = {a, b, c, d};
+    int64_t pads[4] = {0, 0, 0, 0};
+    if (pad && nd >= 2) pads[nd - 3 >= 0 ? nd - 3 : 0] = 8, pads[nd - 2] = 8;
+    return tu_tensor_alloc(t, dt, nd, shape, pad ? pads : NULL);
+}
+
+/* Inputs in the case's (16-bit) dtype; for 8-bit cases these are the originals to quantize. */
+static int build_inputs(const tcase *tc, inputs *in, flashc_dtype dt)
+{
+    memset(in, 0, sizeof *in);
+    const int b = tc->b, d = tc->d;
+    in->cu_q[0] = in->cu_k[0] = 0;
+    for (int i = 0; i < b; ++i) {
+        int lq = tc->q_varlen ? tc->seqlens_q[i] : tc->sq;
+        int lk = tc->kv != KV_BATCHED ? tc->seqlens_k[i] : tc->sk;
+        in->cu_q[i + 1] = in->cu_q[i] + lq;
+        in->cu_k[i + 1] = in->cu_k[i] + lk;
+        in->used[i] = lk;
+        if (tc->seqused && tc->kv != KV_PAGED) in->used[i] = (int32_t)tu_rng_int(&g_rng, 0, lk);
+        if (lq > in->sq) in->sq = lq;
+        if (in->used[i] > in->sk) in->sk = in->used[i];
+    }
+    if (!tc->q_varlen) in->sq = tc->sq;
+    if (tc->kv == KV_BATCHED) in->sk = tc->sk;
+    if (tc->kv == KV_VARLEN && !tc->seqused)
+        for (int i = 0; i < b; ++i) in->sk = in->sk > tc->seqlens_k[i] ? in->sk : tc->seqlens_k[i];
+    /* varlen: a few rows after the last sequence belong to none and must stay poison */
+    in->total_q = tc->q_varlen ? in->cu_q[b] + 3 : b * tc->sq;
+    in->total_k = tc->kv == KV_VARLEN ? in->cu_k[b] + 2 : b * tc->sk;
+    int ok = 0;
+    if (tc->q_varlen)
+        ok |= alloc4(&in->q, dt, 3, in->total_q, tc->hq, d, 0, tc->pad);
+    else
+        ok |= alloc4(&in->q, dt, 4, b, tc->sq, tc->hq, d, tc->pad);
+    if (tc->kv == KV_PAGED) {
+        int ps = tc->page_size, total_pages = 0;
+        in->max_pages = 1;
+        for (int i = 0; i < b; ++i) {
+            int np = (in->used[i] + ps - 1) / ps;
+            total_pages += np;
+            if (np > in->max_pages) in->max_pages = np;
+        }
+        in->num_pages = total_pages + 3;
+        int32_t *ids = malloc(sizeof(int32_t) * in->num_pages);
+        in->page_table = calloc((size_t)b * in->max_pages, sizeof(int32_t));
+        if (!ids || !in->page_table) return -1;
+        for (int i = 0; i < in->num_pages; ++i) ids[i] = i;
+        tu_rng_shuffle_i32(&g_rng, ids, in->num_pages);
+        int next = 0;
+        for (int i = 0; i < b; ++i)
+            for (int p = 0; p < (in->used[i] + ps - 1) / ps; ++p) in->page_table[i * in->max_pages + p] = ids[next++];
+        free(ids);
+        ok |= alloc4(&in->k, dt, 4, in->num_pages, ps, tc->hkv, d, tc->pad);
+        if (tc->v_transposed)
+            ok |= alloc4(&in->v, dt, 4, in->num_pages, tc->hkv, d, ps, 0);
+        else
+            ok |= alloc4(&in->v, dt, 4, in->num_pages, ps, tc->hkv, d, tc->pad);
+    } else if (tc->kv == KV_VARLEN) {
+        ok |= alloc4(&in->k, dt, 3, in->total_k, tc->hkv, d, 0, tc->pad);
+        if (tc->v_transposed)
+            ok |= alloc4(&in->v, dt, 3, tc->hkv, d, in->total_k, 0, 0);
+        else
+            ok |= alloc4(&in->v, dt, 3, in->total_k, tc->hkv, d, 0, tc->pad);
+    } else {
+        ok |= alloc4(&in->k, dt, 4, b, tc->sk, tc->hkv, d, tc->pad);
+        if (tc->v_transposed)
+            ok |= alloc4(&in->v, dt, 4, b, tc->hkv, d, tc->sk, 0);
+        else
+            ok |= alloc4(&in->v, dt, 4, b, tc->sk, tc->hkv, d, tc->pad);
+    }
+    if (ok) return -1;
+    tu_tensor_fill_normal(&g_rng, &in->q, 0.0, 1.0);
+    tu_tensor_fill_normal(&g_rng, &in->k, 0.0, 1.0);
+    tu_tensor_fill_normal(&g_rng, &in->v, 0.0, 1.0);
+    if (tc->bias != BIAS_NONE) {
+        int64_t shape[4] = {b, tc->hq, in->sq, in->sk};
+        int64_t stride[4] = {(int64_t)tc->hq * in->sq * in->sk, (int64_t)in->sq * in->sk, in->sk, 1};
+        if (tc->bias == BIAS_BCAST_B || tc->bias == BIAS_BCAST_BH) stride[0] = 0;
+        if (tc->bias == BIAS_BCAST_H || tc->bias == BIAS_BCAST_BH) stride[1] = 0;
+        if (tu_tensor_alloc_strided(&in->bias, tc->bias_dt, 4, shape, stride)) return -1;
+        tu_tensor_fill_normal(&g_rng, &in->bias, 0.0, 1.0);
+    }
+    if (tc->alibi != ALIBI_NONE) {
+        int64_t shape[2] = {b, tc->hq};
+        int r = tc->alibi == ALIBI_H ? tu_tensor_alloc(&in->alibi, FLASHC_DTYPE_F32, 1, shape + 1, NULL)
+                                     : tu_tensor_alloc(&in->alibi, FLASHC_DTYPE_F32, 2, shape, NULL);
+        if (r) return -1;
+        tu_tensor_fill_uniform(&g_rng, &in->alibi, 0.01, 0.3);
+    }
+    return 0;
+}
+
+/* 8-bit copy of a 16-bit tensor: per-KV-head descale [b, h_kv] (row-major batched layouts only),
+   descale = amax(tensor) / qmax * (1 + 0.1 * hk) so nothing saturates and each head differs. */
+static int quantize(const tu_tensor *src, tu_tensor *dst, tu_tensor *ds, flashc_dtype dt8, int b, int hkv,
+                    int group, int head_dim_index)
+{
+    int64_t n = tu_numel(&src->view);
+    double *x = malloc(sizeof(double) * n);
+    if (!x) return -1;
+    tu_tensor_decode(&src->view, x);
+    double amax = 0;
+    for (int64_t i = 0; i < n; ++i) amax = fabs(x[i]) > amax ? fabs(x[i]) : amax;
+    double qmax = dt8 == FLASHC_DTYPE_INT8 ? INT8_MAX_Q : E4M3_MAX;
+    int64_t dshape[2] = {b, hkv};
+    if (tu_tensor_alloc(ds, FLASHC_DTYPE_F32, 2, dshape, NULL) ||
+        tu_tensor_alloc(dst, dt8, src->view.ndim, src->view.shape, NULL)) {
+        free(x);
+        return -1;
+    }
+    for (int bi = 0; bi < b; ++bi)
+        for (int hk = 0; hk < hkv; ++hk) tu_encode(FLASHC_DTYPE_F32, ds->alloc, bi * hkv + hk, amax / qmax * (1 + 0.1 * hk));
+    /* logical row-major index -> (batch, head) from the shape: batch = dim 0, head = dim head_dim_index */
+    int64_t inner = 1;
+    for (int k = head_dim_index + 1; k < src->view.ndim; ++k) inner *= src->view.shape[k];
+    int64_t per_b = n / src->view.shape[0];
+    for (int64_t i = 0; i < n; ++i) {
+        int bi = (int)(i / per_b);
+        int h = (int)((i / inner) % src->view.shape[head_dim_index]);
+        double s = tu_decode(FLASHC_DTYPE_F32, ds->alloc, bi * hkv + h / group);
+        tu_encode(dt8, dst->alloc, tu_offset(&dst->view, i), x[i] / s);
+    }
+    free(x);
+    return 0;
+}
+
+static void set_params(flashc_attention_params *p, const tcase *tc, const inputs *in, const ptrs *pt)
+{
+    flashc_attention_params_init(p);
+    p->q = in->q.view;
+    p->q.data = pt->q;
+    p->k = in->k.view;
+    p->k.data = pt->k;
+    p->v = in->v.view;
+    p->v.data = pt->v;
+    p->v_transposed = tc->v_transposed;
+    p->batch = tc->b;
+    if (tc->q_varlen) {
+        p->cu_seqlens_q = pt->cu_q;
+        p->max_seqlen_q = in->sq;
+    }
+    if (tc->kv == KV_VARLEN) {
+        p->cu_seqlens_k = pt->cu_k;
+        p->max_seqlen_k = in->sk;
+        if (tc->seqused) p->seqused_k = pt->used;
+    }
+    if (tc->kv == KV_BATCHED && tc->seqused) p->seqused_k = pt->used;
+    if (tc->kv == KV_PAGED) {
+        p->page_table = pt->page_table;
+        p->page_table_stride = in->max_pages;
+        p->max_pages_per_seq = in->max_pages;
+        p->seqused_k = pt->used;
+        p->max_seqlen_k = in->sk;
+    }
+    if (in->qd.alloc) {
+        p->q_descale = in->qd.view;
+        p->q_descale.data = pt->qd;
+        p->k_descale = in->kd.view;
+        p->k_descale.data = pt->kd;
+        p->v_descale = in->vd.view;
+        p->v_descale.data = pt->vd;
+    }
+    p->softcap = tc->softcap;
+    p->causal = tc->causal;
+    p->window_left = tc->wl;
+    p->window_right = tc->wr;
+    if (in->bias.alloc) {
+        p->bias = in->bias.view;
+        p->bias.data = pt->bias;
+    }
+    if (in->alibi.alloc) {
+        p->alibi_slopes = in->alibi.view;
+        p->alibi_slopes.data = pt->alibi;
+    }
+}
+
+static ptrs host_ptrs(inputs *in)
+{
+    ptrs p = {in->q.alloc, in->k.alloc, in->v.alloc, in->bias.alloc, in->alibi.alloc, in->qd.alloc,
+              in->kd.alloc, in->vd.alloc, in->cu_q, in->cu_k, in->used, in->page_table};
+    return p;
+}
+
+static int upload_ptrs(const tcase *tc, inputs *in, ptrs *d)
+{
+    memset(d, 0, sizeof *d);
+    d->q = dev_upload(in->q.alloc, in->q.bytes);
+    d->k = dev_upload(in->k.alloc, in->k.bytes);
+    d->v = dev_upload(in->v.alloc, in->v.bytes);
+    if (!d->q || !d->k || !d->v) return -1;
+    if (in->bias.alloc && !(d->bias = dev_upload(in->bias.alloc, in->bias.bytes))) return -1;
+    if (in->alibi.alloc && !(d->alibi = dev_upload(in->alibi.alloc, in->alibi.bytes))) return -1;
+    if (in->qd.alloc) {
+        d->qd = dev_upload(in->qd.alloc, in->qd.bytes);
+        d->kd = dev_upload(in->kd.alloc, in->kd.bytes);
+        d->vd = dev_upload(in->vd.alloc, in->vd.bytes);
+        if (!d->qd || !d->kd || !d->vd) return -1;
+    }
+    if (!(d->cu_q = dev_upload(in->cu_q, sizeof in->cu_q))) return -1;
+    if (!(d->cu_k = dev_upload(in->cu_k, sizeof in->cu_k))) return -1;
+    if (!(d->used = dev_upload(in->used, sizeof in->used))) return -1;
+    if (in->page_table &&
+        !(d->page_table = dev_upload(in->page_table, sizeof(int32_t) * (size_t)tc->b * in->max_pages)))
+        return -1;
+    return 0;
+}
+
+/* Output and LSE tensors of the case (host, poisoned). */
+static int alloc_outputs(const tcase *tc, const inputs *in, flashc_dtype odt, tu_tensor *o, tu_tensor *l)
+{
+    memset(o, 0, sizeof *o);
+    memset(l, 0, sizeof *l);
+    int r = tc->q_varlen ? alloc4(o, odt, 3, in->total_q, tc->hq, tc->d, 0, tc->pad)
+                         : alloc4(o, odt, 4, tc->b, tc->sq, tc->hq, tc->d, tc->pad);
+    if (r) return -1;
+    if (tc->lse) {
+        r = tc->q_varlen ? alloc4(l, FLASHC_DTYPE_F32, 2, tc->hq, in->total_q, 0, 0, 0)
+                         : alloc4(l, FLASHC_DTYPE_F32, 3, tc->b, tc->hq, tc->sq, 0, 0);
+        if (r) return -1;
+    }
+    return 0;
+}
+
+/* CPU oracle: f32 output and LSE decoded into want / want_lse (malloc'd). */
+static int cpu_reference(const tcase *tc, inputs *in, double **want, double **want_lse, int64_t *n_out,
+                         int64_t *n_lse)
+{
+    tu_tensor o, l;
+    if (alloc_outputs(tc, in, FLASHC_DTYPE_F32, &o, &l)) return -1;
+    flashc_attention_params p;
+    ptrs hp = host_ptrs(in);
+    set_params(&p, tc, in, &hp);
+    p.out = o.view;
+    if (tc->lse) p.lse = l.view;
+    p.backend = FLASHC_BACKEND_CPU;
+    flashc_status st = flashc_attention_forward(&p, NULL, 0, NULL);
+    int rc = 0;
+    if (st != FLASHC_STATUS_SUCCESS) {
+        printf("FAIL %s: CPU reference: %s: %s\n", tc->name, flashc_status_string(st), flashc_last_error());
+        rc = -1;
+    } else {
+        *n_out = tu_numel(&o.view);
+        *want = malloc(sizeof(double) * *n_out);
+        tu_tensor_decode(&o.view, *want);
+        *n_lse = 0;
+        *want_lse = NULL;
+        if (tc->lse) {
+            *n_lse = tu_numel(&l.view);
+            *want_lse = malloc(sizeof(double) * *n_lse);
+            tu_tensor_decode(&l.view, *want_lse);
+        }
+    }
+    tu_tensor_free(&o);
+    if (l.alloc) tu_tensor_free(&l);
+    return rc;
+}
+
+static double rel_rms(const double *got, const double *want, int64_t n)
+{
+    double num = 0, den = 0;
+    for (int64_t i = 0; i < n; ++i) {
+        if (isnan(want[i])) continue; /* rows outside every sequence */
+        double e = isnan(got[i]) ? 1e30 : got[i] - want[i];
+        num += e * e;
+        den += want[i] * want[i];
+    }
+    return den > 0 ? sqrt(num / den) : sqrt(num);
+}
+
+/* ---- One (case, backend) run ------------------------------------------------------------ */
+typedef struct run_out {
+    tu_tensor o, l;
+    void *o_dev, *l_dev;
+} run_out;
+
+/* Returns 1 pass, 0 fail, -1 skipped. */
+static int run_backend(const tcase *tc, inputs *in, const ptrs *dp, int be, const double *want,
+                       const double *want_lse, int64_t n_out, int64_t n_lse, const double *want_orig,
+                       double base_rms)
+{
+    const int is8 = tc->dt == FLASHC_DTYPE_FP8_E4M3 || tc->dt == FLASHC_DTYPE_INT8;
+    const flashc_dtype odt = is8 ? FLASHC_DTYPE_BF16 : tc->dt;
+    int ok = 1;
+    run_out r;
+    double *got = NULL, *got_lse = NULL;
+    void *ws = NULL;
+    if (alloc_outputs(tc, in, odt, &r.o, &r.l)) return 0;
+    r.o_dev = dev_upload(r.o.alloc, r.o.bytes);
+    r.l_dev = tc->lse ? dev_upload(r.l.alloc, r.l.bytes) : NULL;
+    if (!r.o_dev || (tc->lse && !r.l_dev)) {
+        ok = 0;
+        goto done;
+    }
+    flashc_attention_params p;
+    set_params(&p, tc, in, dp);
+    p.out = r.o.view;
+    p.out.data = r.o_dev;
+    if (tc->lse) {
+        p.lse = r.l.view;
+        p.lse.data = r.l_dev;
+    }
+    p.backend = BE_ID[be];
+    size_t ws_bytes = 0;
+    flashc_status st = flashc_attention_workspace_size(&p, &ws_bytes);
+    if (st == FLASHC_STATUS_SUCCESS && ws_bytes > 0 && !(ws = dev_alloc(ws_bytes))) {
+        ok = 0;
+        goto done;
+    }
+    if (st == FLASHC_STATUS_SUCCESS) st = flashc_attention_forward(&p, ws, ws_bytes, NULL);
+    if (st == FLASHC_STATUS_NOT_SUPPORTED) {
+        if (be == BE_AUTO && !is8) {
+            printf("FAIL %s [%s]: NOT_SUPPORTED inside the support matrix: %s\n", tc->name, BE_NAME[be],
+                   flashc_last_error());
+            ok = 0;
+            goto done;
+        }
+        if (tu_verbose()) printf("skip %s [%s]: %s\n", tc->name, BE_NAME[be], flashc_last_error());
+        ok = -1;
+        goto done;
+    }
+    if (st != FLASHC_STATUS_SUCCESS) {
+        printf("FAIL %s [%s]: %s: %s\n", tc->name, BE_NAME[be], flashc_status_string(st), flashc_last_error());
+        ok = 0;
+        goto done;
+    }
+    if (!cuda_ok(cudaGetLastError(), "launch") || !cuda_ok(cudaDeviceSynchronize(), "sync") ||
+        !cuda_ok(cudaMemcpy(r.o.alloc, r.o_dev, r.o.bytes, cudaMemcpyDeviceToHost), "download out") ||
+        (tc->lse && !cuda_ok(cudaMemcpy(r.l.alloc, r.l_dev, r.l.bytes, cudaMemcpyDeviceToHost), "download lse"))) {
+        printf("FAIL %s [%s]: CUDA error\n", tc->name, BE_NAME[be]);
+        ok = 0;
+        goto done;
+    }
+    got = malloc(sizeof(double) * n_out);
+    tu_tensor_decode(&r.o.view, got);
+    if (is8) {
+        /* compare with the exact answer on the 16-bit originals */
+        double err = rel_rms(got, want_orig, n_out);
+        int64_t n_nan = 0;
+        for (int64_t i = 0; i < n_out; ++i) n_nan += isnan(got[i]) && !isnan(want[i]);
+        for (int64_t i = 0; i < n_out; ++i) n_nan += !isnan(got[i]) && isnan(want[i]);
+        if (n_nan || !(err <= TOL_8BIT_RMS_FACTOR * base_rms + TOL_8BIT_RMS_FLOOR)) {
+            printf("FAIL %s [%s]: rel RMS %.3g vs baseline %.3g (quantize->exact), %lld NaN/unexpected writes\n",
+                   tc->name, BE_NAME[be], err, base_rms, (long long)n_nan);
+            ok = 0;
+        }
+    } else {
+        double maxref = 0;
+        for (int64_t i = 0; i < n_out; ++i)
+            if (!isnan(want[i]) && fabs(want[i]) > maxref) maxref = fabs(want[i]);
+        double atol = (tc->dt == FLASHC_DTYPE_BF16 ? TOL_BF16_REL_MAX : TOL_F16_REL_MAX) * maxref;
+        tu_cmp c = tu_compare(got, want, n_out, atol, 0.0, TOL_OUT_ULPS, odt);
+        if (c.n_bad || c.n_nan) {
+            char label[260];
+            snprintf(label, sizeof label, "FAIL %s [%s] out", tc->name, BE_NAME[be]);
+            tu_cmp_print(label, &c);
+            ok = 0;
+        }
+    }
+    if (tu_tensor_poison_intact(&r.o)) {
+        printf("FAIL %s [%s]: wrote outside the output view\n", tc->name, BE_NAME[be]);
+        ok = 0;
+    }
+    if (tc->lse) {
+        got_lse = malloc(sizeof(double) * n_lse);
+        tu_tensor_decode(&r.l.view, got_lse);
+        tu_cmp c = tu_compare(got_lse, want_lse, n_lse, is8 ? 0.05 : TOL_LSE_ABS, 0.0, 0.0, FLASHC_DTYPE_F32);
+        if (c.n_bad || c.n_nan) {
+            char label[260];
+            snprintf(label, sizeof label, "FAIL %s [%s] lse", tc->name, BE_NAME[be]);
+            tu_cmp_print(label, &c);
+            ok = 0;
+        }
+    }
+    if (ok && tc->extra && be != BE_AUTO) {
+        /* Determinism: a second call gives the same bytes. */
+        void *o2 = dev_alloc(r.o.bytes);
+        unsigned char *h1 = malloc(r.o.bytes), *h2 = malloc(r.o.bytes);
+        memcpy(h1, r.o.alloc, r.o.bytes);
+        tu_poison(r.o.alloc, odt, r.o.span); /* r.o.alloc now holds the poisoned image to upload */
+        p.out.data = o2;
+        if (!o2 || !h1 || !h2 || !cuda_ok(cudaMemcpy(o2, r.o.alloc, r.o.bytes, cudaMemcpyHostToDevice), "copy") ||
+            flashc_attention_forward(&p, ws, ws_bytes, NULL) != FLASHC_STATUS_SUCCESS ||
+            !cuda_ok(cudaDeviceSynchronize(), "sync") ||
+            !cuda_ok(cudaMemcpy(h2, o2, r.o.bytes, cudaMemcpyDeviceToHost), "download")) {
+            printf("FAIL %s [%s]: repeated call failed: %s\n", tc->name, BE_NAME[be], flashc_last_error());
+            ok = 0;
+        } else if (memcmp(h1, h2, r.o.bytes) != 0) {
+            printf("FAIL %s [%s]: repeated call is not bit-identical\n", tc->name, BE_NAME[be]);
+            ok = 0;
+        }
+        /* Graph capture: the call records into a graph and the replay matches. */
+        cudaStream_t s;
+        cudaGraph_t g = NULL;
+        cudaGraphExec_t ge = NULL;
+        if (ok && cuda_ok(cudaStreamCreate(&s), "stream")) {
+            cuda_ok(cudaMemcpy(o2, r.o.alloc, r.o.bytes, cudaMemcpyHostToDevice), "re-poison");
+            int cap_ok = cuda_ok(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal), "begin capture");
+            flashc_status cst = cap_ok ? flashc_attention_forward(&p, ws, ws_bytes, (struct CUstream_st *)s)
+                                       : FLASHC_STATUS_INTERNAL_ERROR;
+            cap_ok = cuda_ok(cudaStreamEndCapture(s, &g), "end capture") && cap_ok;
+            if (cst != FLASHC_STATUS_SUCCESS || !cap_ok ||
+                !cuda_ok(cudaGraphInstantiate(&ge, g, 0), "instantiate") ||
+                !cuda_ok(cudaGraphLaunch(ge, s), "graph launch") || !cuda_ok(cudaStreamSynchronize(s), "sync") ||
+                !cuda_ok(cudaMemcpy(h2, o2, r.o.bytes, cudaMemcpyDeviceToHost), "download")) {
+                printf("FAIL %s [%s]: graph capture: %s\n", tc->name, BE_NAME[be],
+                       cst != FLASHC_STATUS_SUCCESS ? flashc_last_error() : "CUDA error");
+                ok = 0;
+            } else if (memcmp(h1, h2, r.o.bytes) != 0) {
+                printf("FAIL %s [%s]: graph replay differs from the direct call\n", tc->name, BE_NAME[be]);
+                ok = 0;
+            }
+            if (ge) cudaGraphExecDestroy(ge);
+            if (g) cudaGraphDestroy(g);
+            cudaStreamDestroy(s);
+        }
+        free(h1);
+        free(h2);
+    }
+done:
+    free(got);
+    free(got_lse);
+    tu_tensor_free(&r.o);
+    if (r.l.alloc) tu_tensor_free(&r.l);
+    cudaGetLastError(); /* a failure above must not leak into the next run */
+    return ok;
+}
+
+/* ---- One case ---------------------------------------------------------------------------- */
+static void run_case(tcase tc)
+{
+    if (g_filter && !strstr(tc.name, g_filter)) return;
+    const int is8 = tc.dt == FLASHC_DTYPE_FP8_E4M3 || tc.dt == FLASHC_DTYPE_INT8;
+    inputs in, in16;
+    memset(&in, 0, sizeof in);
+    double *want = NULL, *want_lse = NULL, *want_orig = NULL, *want_orig_lse = NULL;
+    int64_t n_out = 0, n_lse = 0;
+    double base_rms = 0;
+    memset(&in16, 0, sizeof in16);
+    if (is8) {
+        tcase t16 = tc;
+        t16.dt = FLASHC_DTYPE_BF16;
+        t16.v_transposed = 0;
+        if (build_inputs(&t16, &in16, FLASHC_DTYPE_BF16) ||
+            cpu_reference(&t16, &in16, &want_orig, &want_orig_lse, &n_out, &n_lse))
+            goto setup_fail;
+        memset(&in, 0, sizeof in);
+        in = in16; /* seqlens, page table, bias, alibi are shared; q/k/v are replaced */
+        in.page_table = NULL;
+        memset(&in.q, 0, sizeof in.q);
+        memset(&in.k, 0, sizeof in.k);
+        memset(&in.v, 0, sizeof in.v);
+        memset(&in.bias, 0, sizeof in.bias);
+        memset(&in.alibi, 0, sizeof in.alibi);
+        int g = tc.hq / tc.hkv;
+        tu_tensor v16t;
+        memset(&v16t, 0, sizeof v16t);
+        const tu_tensor *vsrc = &in16.v;
+        if (tc.v_transposed) { /* [b, sk, hkv, d] -> [b, hkv, d, sk] */
+            if (alloc4(&v16t, FLASHC_DTYPE_BF16, 4, tc.b, tc.hkv, tc.d, tc.sk, 0)) goto setup_fail;
+            for (int bi = 0; bi < tc.b; ++bi)
+                for (int j = 0; j < tc.sk; ++j)
+                    for (int h = 0; h < tc.hkv; ++h)
+                        for (int c = 0; c < tc.d; ++c) {
+                            int64_t src = ((int64_t)(bi * tc.sk + j) * tc.hkv + h) * tc.d + c;
+                            int64_t dst = ((int64_t)(bi * tc.hkv + h) * tc.d + c) * tc.sk + j;
+                            tu_encode(FLASHC_DTYPE_BF16, v16t.alloc, dst,
+                                      tu_decode(FLASHC_DTYPE_BF16, in16.v.alloc, tu_offset(&in16.v.view, src)));
+                        }
+            vsrc = &v16t;
+        }
+        if (quantize(&in16.q, &in.q, &in.qd, tc.dt, tc.b, tc.hkv, g, 2) ||
+            quantize(&in16.k, &in.k, &in.kd, tc.dt, tc.b, tc.hkv, 1, 2) ||
+            quantize(vsrc, &in.v, &in.vd, tc.dt, tc.b, tc.hkv, 1, tc.v_transposed ? 1 : 2))
+            goto setup_fail;
+        if (v16t.alloc) tu_tensor_free(&v16t);
+        in.bias = in16.bias;
+        in.alibi = in16.alibi;
+        in.page_table = in16.page_table;
+        /* the exact answer on the quantized values, and the baseline error of quantization */
+        if (cpu_reference(&tc, &in, &want, &want_lse, &n_out, &n_lse)) goto setup_fail;
+        base_rms = rel_rms(want, want_orig, n_out);
+    } else {
+        if (build_inputs(&tc, &in, tc.dt) || cpu_reference(&tc, &in, &want, &want_lse, &n_out, &n_lse))
+            goto setup_fail;
+    }
+#ifdef TEST_GPU_DRYRUN /* developer aid: exercise case building and the CPU oracle without a GPU */
+    ++g_be_pass[0];
+    goto cleanup;
+#endif
+    ptrs dp;
+    if (upload_ptrs(&tc, &in, &dp)) goto setup_fail;
+    for (int be = 0; be < BE_COUNT; ++be) {
+        if (!g_be_enabled[be]) continue;
+        int r = run_backend(&tc, &in, &dp, be, want, want_lse, n_out, n_lse, want_orig, base_rms);
+        if (r > 0) ++g_be_pass[be];
+        else if (r == 0) ++g_be_fail[be];
+        else ++g_be_skip[be];
+    }
+    goto cleanup;
+setup_fail:
+    printf("FAIL %s: case setup failed\n", tc.name);
+    ++g_setup_fail;
+cleanup:
+    dev_free_all();
+    if (is8) {
+        /* bias, alibi and page table belong to in16 */
+        memset(&in.bias, 0, sizeof in.bias);
+        memset(&in.alibi, 0, sizeof in.alibi);
+        in.page_table = NULL;
+        inputs_free(&in16);
+    }
+    inputs_free(&in);
+    free(want);
+    free(want_lse);
+    free(want_orig);
+    free(want_orig_lse);
+}
+
+/* ---- The grid of cases ------------------------------------------------------------------- */
+static void named(tcase *c, const char *what)
+{
+    snprintf(c->name, sizeof c->name, "%s d%d %s", tu_dtype_name(c->dt), c->d, what);
+}
+
+static void feature_cases(flashc_dtype dt, int d)
+{
+    tcase c;
+    c = base_case(dt, d); c.extra = 1; named(&c, "plain"); run_case(c);
+    c = base_case(dt, d); c.lse = 0; c.pad = 1; named(&c, "plain padded no-lse"); run_case(c);
+    c = base_case(dt, d); c.causal = 1; c.sq = 77; c.sk = 190; named(&c, "causal sq<sk"); run_case(c);
+    c = base_case(dt, d); c.causal = 1; c.sq = 150; c.sk = 70; named(&c, "causal sq>sk"); run_case(c);
+    c = base_case(dt, d); c.wl = 33; c.wr = 17; c.sq = c.sk = 160; named(&c, "window 33/17"); run_case(c);
+    c = base_case(dt, d); c.wl = 40; c.causal = 1; c.sq = 130; c.sk = 150; named(&c, "window+causal"); run_case(c);
+    c = base_case(dt, d); c.softcap = 5.0f; named(&c, "softcap"); run_case(c);
+    c = base_case(dt, d); c.bias = BIAS_FULL; named(&c, "bias f32 full"); run_case(c);
+    c = base_case(dt, d); c.bias = BIAS_BCAST_B; c.bias_dt = FLASHC_DTYPE_BF16; named(&c, "bias bf16 bcast-b"); run_case(c);
+    c = base_case(dt, d); c.bias = BIAS_BCAST_H; c.bias_dt = FLASHC_DTYPE_F16; c.causal = 1; named(&c, "bias f16 bcast-h causal"); run_case(c);
+    c = base_case(dt, d); c.bias = BIAS_BCAST_BH; named(&c, "bias f32 bcast-bh"); run_case(c);
+    c = base_case(dt, d); c.alibi = ALIBI_H; c.causal = 1; named(&c, "alibi [h] causal"); run_case(c);
+    c = base_case(dt, d); c.alibi = ALIBI_BH; c.softcap = 8.0f; named(&c, "alibi [b,h] softcap"); run_case(c);
+    c = base_case(dt, d); c.hq = 8; c.hkv = 2; named(&c, "gqa 4"); run_case(c);
+    c = base_case(dt, d); c.hq = 8; c.hkv = 1; c.causal = 1; named(&c, "mqa 8 causal"); run_case(c);
+    c = base_case(dt, d); c.hq = 4; c.hkv = 4; c.sq = 33; named(&c, "gqa 1 short"); run_case(c);
+    c = base_case(dt, d); c.hq = 8; c.hkv = 2; c.bias = BIAS_FULL; c.alibi = ALIBI_H; c.wl = 20; c.wr = 5;
+    named(&c, "gqa 4 bias alibi window"); run_case(c);
+    /* varlen with zero-length sequences on both sides */
+    c = base_case(dt, d); c.b = 4; c.q_varlen = 1; c.kv = KV_VARLEN;
+    { int lq[4] = {37, 0, 64, 100}, lk[4] = {50, 20, 0, 129}; memcpy(c.seqlens_q, lq, sizeof lq); memcpy(c.seqlens_k, lk, sizeof lk); }
+    c.extra = 1; named(&c, "varlen"); run_case(c);
+    c.causal = 1; c.hq = 4; c.hkv = 2; c.extra = 0; named(&c, "varlen causal gqa"); run_case(c);
+    c.causal = 0; c.bias = BIAS_FULL; c.alibi = ALIBI_BH; named(&c, "varlen bias alibi"); run_case(c);
+    c = base_case(dt, d); c.seqused = 1; c.causal = 1; named(&c, "seqused_k causal"); run_case(c);
+    c = base_case(dt, d); c.q_varlen = 1; c.b = 3;
+    { int lq[3] = {1, 17, 70}; memcpy(c.seqlens_q, lq, sizeof lq); }
+    named(&c, "varlen q, batched k"); run_case(c);
+    /* paged KV */
+    const int page_sizes[4] = {1, 16, 64, 257};
+    for (int i = 0; i < 4; ++i) {
+        if (g_quick && i != 1 && i != 3) continue;
+        c = base_case(dt, d); c.b = 3; c.kv = KV_PAGED; c.page_size = page_sizes[i]; c.hq = 4; c.hkv = 2;
+        { int lk[3] = {300, 0, 517}; memcpy(c.seqlens_k, lk, sizeof lk); }
+        c.sq = 20; c.causal = i & 1;
+        char what[64];
+        snprintf(what, sizeof what, "paged ps%d%s", page_sizes[i], c.causal ? " causal" : "");
+        named(&c, what); run_case(c);
+    }
+    /* decode: few queries over a long cache (split-KV, GQA packing) */
+    for (int sq = 1; sq <= 8; sq += g_quick ? 7 : 3) {
+        c = base_case(dt, d); c.b = 2; c.sq = sq; c.sk = 2049; c.hq = 8; c.hkv = 1; c.causal = sq > 1;
+        char what[64];
+        snprintf(what, sizeof what, "decode sq%d sk2049 mqa", sq);
+        named(&c, what); run_case(c);
+    }
+    c = base_case(dt, d); c.b = 1; c.sq = 4; c.sk = 3001; c.hq = 8; c.hkv = 2; c.lse = 1; c.extra = 1;
+    named(&c, "decode sq4 sk3001 gqa4"); run_case(c);
+    c = base_case(dt, d); c.b = 3; c.kv = KV_PAGED; c.page_size = 16; c.sq = 2; c.hq = 8; c.hkv = 2;
+    { int lk[3] = {1500, 3, 2100}; memcpy(c.seqlens_k, lk, sizeof lk); }
+    named(&c, "decode paged ps16"); run_case(c);
+}
+
+static void eight_bit_cases(flashc_dtype dt, int d)
+{
+    tcase c;
+    for (int vt = 0; vt <= 1; ++vt) {
+        c = base_case(dt, d); c.v_transposed = vt; c.hq = 4; c.hkv = 2;
+        named(&c, vt ? "plain v_transposed" : "plain"); run_case(c);
+        c = base_case(dt, d); c.v_transposed = vt; c.causal = 1; c.sq = 64; c.sk = 200;
+        named(&c, vt ? "causal v_transposed" : "causal"); run_case(c);
+    }
+}
+
+static void big_cases(void)
+{
+    tcase c;
+    c = base_case(FLASHC_DTYPE_BF16, 128); c.b = 1; c.sq = c.sk = 1024; c.hq = 2; c.hkv = 2;
+    named(&c, "big s1024"); run_case(c);
+    c.causal = 1; named(&c, "big s1024 causal"); run_case(c);
+    c = base_case(FLASHC_DTYPE_F16, 64); c.b = 2; c.sq = 700; c.sk = 900; c.hq = 4; c.hkv = 1; c.causal = 1;
+    named(&c, "big gqa causal"); run_case(c);
+}
+
+int main(int argc, char **argv)
+{
+    for (int i = 1; i < argc; ++i) {
+        if (!strcmp(argv[i], "--quick")) g_quick = 1;
+        else if (!strcmp(argv[i], "--filter") && i + 1 < argc) g_filter = argv[++i];
+        else if (!strcmp(argv[i], "--backend") && i + 1 < argc) {
+            const char *b = argv[++i];
+            for (int k = 0; k < BE_COUNT; ++k) g_be_enabled[k] = !strcmp(b, BE_NAME[k]);
+        } else {
+            printf("usage: %s [--quick] [--backend sm80|sm90|auto] [--filter SUBSTR]\n", argv[0]);
+            return 2;
+        }
+    }
+    int ndev = 0;
+#ifdef TEST_GPU_DRYRUN
+    ndev = 1;
+#else
+    if (cudaGetDeviceCount(&ndev) != cudaSuccess) ndev = 0;
+#endif
+    if (ndev == 0) {
+        cudaGetLastError();
+        printf("no CUDA device: GPU suite skipped\n");
+        printf("0 passed, 0 failed, 1 skipped\n");
+        return 77;
+    }
+    struct cudaDeviceProp prop;
+    if (cudaGetDeviceProperties(&prop, 0) == cudaSuccess)
+        printf("device: %s (sm_%d%d, %d SMs)\n", prop.name, prop.major, prop.minor, prop.multiProcessorCount);
+    tu_rng_init(&g_rng, tu_seed());
+
+    const flashc_dtype dts[2] = {FLASHC_DTYPE_BF16, FLASHC_DTYPE_F16};
+    const int dims[3] = {64, 128, 256};
+    for (int t = 0; t < 2; ++t)
+        for (int k = 0; k < 3; ++k) {
+            if (g_quick && !(dts[t] == FLASHC_DTYPE_BF16 || dims[k] == 128)) continue;
+            feature_cases(dts[t], dims[k]);
+        }
+    const flashc_dtype dt8[2] = {FLASHC_DTYPE_FP8_E4M3, FLASHC_DTYPE_INT8};
+    for (int t = 0; t < 2; ++t)
+        for (int k = 0; k < 3; ++k) {
+            if (g_quick && dims[k] != 128) continue;
+            eight_bit_cases(dt8[t], dims[k]);
+        }
+    if (!g_quick) big_cases();
+
+    int pass = 0, fail = g_setup_fail, skip = 0;
+    printf("\nbackend   passed  failed  skipped\n");
+    for (int be = 0; be < BE_COUNT; ++be) {
+        if (!g_be_enabled[be]) continue;
+        printf("%-8s %7d %7d %8d\n", BE_NAME[be], g_be_pass[be], g_be_fail[be], g_be_skip[be]);
+        pass += g_be_pass[be];
+        fail += g_be_fail[be];
+        skip += g_be_skip[be];
+    }
+    printf("%d passed, %d failed, %d skipped\n", pass, fail, skip);
+    if (fail) return 1;
+    if (pass == 0 && skip > 0) return 77;
+    return 0;
+}
