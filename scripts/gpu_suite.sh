@@ -5,7 +5,8 @@
 # 2. reports the kernels' SASS (HGMMA/QGMMA = Hopper path, HMMA = mma.sync path);
 # 3. runs the C test suite (CPU and GPU tests) and the Python tests;
 # 4. with --bench, the benchmark beside PyTorch SDPA (cuDNN, flash);
-# and prints a short summary LAST. Logs go to $OUT (if set) or build dir.
+# and prints a short summary LAST. Logs go to $OUT/logs.tar.gz (if $OUT is set, as on the device
+# tool, which returns at most 8 files) or to DIR/logs; benchmark JSON/PNG/tables to $OUT or bench/results.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 BUILD=build-gpu
@@ -19,8 +20,9 @@ while [ $# -gt 0 ]; do
     *) echo "unknown option $1"; exit 2 ;;
   esac
 done
-LOG=${OUT:-$BUILD}
-mkdir -p "$LOG"
+LOG=$BUILD/logs
+RESULTS=${OUT:-bench/results}
+mkdir -p "$LOG" "$RESULTS"
 summary=()
 note() { summary+=("$*"); echo "== $*"; }
 
@@ -59,17 +61,14 @@ if python3 -c 'import torch, numpy, pytest' 2>/dev/null; then
 fi
 
 if [ $BENCH -eq 1 ]; then
-  if [ -x "$BUILD/bench/flashc_bench" ]; then
-    "$BUILD/bench/flashc_bench" --set fa3 --dtype bf16 --json "$LOG/flashc_bench.json" >"$LOG/flashc_bench.txt" 2>&1
-    note "flashc_bench: rc=$?"
-  fi
-  if [ -f bench/bench_sdpa.py ]; then
-    FLASHC_LIBRARY=$PWD/$lib PYTHONPATH=$PWD/python python3 bench/bench_sdpa.py --out "$LOG" "${BENCH_ARGS[@]}" >"$LOG/bench_sdpa.txt" 2>&1
-    note "bench_sdpa: rc=$?"
-    tail -60 "$LOG/bench_sdpa.txt"
-  fi
+  bindir=$(mktemp -d)
+  ln -s "$PWD/$BUILD/bench/flashc_bench" "$bindir/flashc_bench"
+  ln -s "$PWD/$lib" "$bindir/libflashc.so"
+  BENCH_SDPA_ARGS="${BENCH_ARGS[*]:-}" bench/run_all.sh "$bindir" "$RESULTS" | tail -80
+  note "bench: results in $RESULTS"
 fi
 
+[ -n "${OUT:-}" ] && tar -czf "$OUT/logs.tar.gz" -C "$BUILD" logs
 echo
 echo "==== GPU suite summary ===="
 printf '%s\n' "${summary[@]}"

@@ -14,9 +14,12 @@
  * the output dtype. A row with no key (empty range, empty sequence, or every score −inf) writes
  * zeros and LSE = −inf.
  *
- * Cost: K and V of one (sequence, KV head) are decoded once into double arrays and reused by the
- * whole query-head group and every row, so the inner loops are plain double dot products and
- * axpys over contiguous memory. Only the key range a row can see is visited.
+ * Cost: K and V of one (sequence, KV head) are decoded once into double arrays (K in panels, V
+ * row-major) and reused by the whole query-head group and every row. Rows go in blocks: Q·K and
+ * P·V run as small register tiles over cache-sized chunks of keys, covering only the union of
+ * the block's key ranges. Each sum runs in one fixed order, so results are reproducible and do
+ * not depend on the vector width. b=2, h=16, s=2048, d=128 (bf16) takes about 11 s of one core of
+ * a shared EPYC VM non-causal, 5.5 s causal.
  *
  * Order: metadata checks and allocation first (a failure writes nothing), then the rows.
  */
@@ -28,12 +31,18 @@
 #include "numeric.h"
 #include "problem.h"
 
-/* Register tiles (see score_tile / pv_tile): query rows per block, keys per score tile, output
+/* Register tiles (see score_tile / pv_tile): query rows per tile, keys per score tile, output
    columns per P·V tile. 4 x 4 doubles of accumulators fit the SSE2 register file with room for
    the operands; each loaded K/V element then feeds REF_ROWS multiply-adds. */
 #define REF_ROWS 4
 #define REF_KEYS 4
 #define REF_PV_COLS 4
+/* Cache blocking: REF_GROUPS tiles of rows (a block of REF_GROUPS * REF_ROWS rows) sweep K and V
+   in chunks of REF_CHUNK keys, so each chunk is read from cache by every row of the block instead
+   of streaming the whole head from memory once per tile. 64 keys x d=256 x 8 B = 128 KiB. */
+#define REF_GROUPS 8
+#define REF_BLOCK_ROWS (REF_GROUPS * REF_ROWS)
+#define REF_CHUNK 64
 
 /* ---- Sequence geometry ------------------------------------------------------------------- */
 
@@ -180,18 +189,19 @@ static void decode_strided(flashc_dtype dt, const void *base, int64_t off, int64
     }
 }
 
-/* Keys j < sk of (bi, hk): K transposed into KT[k][j] (row length ldk) and V row-major into
-   V[j][k] (row length dp); row is a [d] scratch. Transposing K makes a score tile's loads of
-   consecutive keys contiguous. */
-static void decode_kv_head(const flashc_problem *p, int32_t bi, int32_t hk, int32_t sk, double *KT, int64_t ldk,
-                           double *V, int32_t dp, double *row)
+/* Keys j < sk of (bi, hk): K into panels of REF_KEYS keys, KP[j / REF_KEYS][k][j % REF_KEYS], so a
+   score tile streams one contiguous panel; V row-major into V[j][k] (row length dp). row is a
+   [d] scratch. */
+static void decode_kv_head(const flashc_problem *p, int32_t bi, int32_t hk, int32_t sk, double *KP, double *V,
+                           int32_t dp, double *row)
 {
     const int32_t d = p->d;
     for (int32_t j = 0; j < sk; ++j) {
         key_place kp = locate_key(p, bi, j);
         int64_t k_off = kp.block * p->k_stride[0] + kp.pos * p->k_stride[1] + hk * p->k_stride[2];
         decode_strided(p->in_dtype, p->k, k_off, 1, d, row);
-        for (int32_t k = 0; k < d; ++k) KT[k * ldk + j] = row[k];
+        double *panel = KP + (int64_t)(j / REF_KEYS) * d * REF_KEYS + j % REF_KEYS;
+        for (int32_t k = 0; k < d; ++k) panel[k * REF_KEYS] = row[k];
         if (!p->v_transposed) {
             int64_t v_off = kp.block * p->v_stride[0] + kp.pos * p->v_stride[1] + hk * p->v_stride[2];
             decode_strided(p->in_dtype, p->v, v_off, 1, d, V + (int64_t)j * dp);
@@ -209,18 +219,17 @@ static double descale(const float *ds, const int64_t stride[2], int32_t bi, int3
 
 /* ---- Tiles ------------------------------------------------------------------------------ */
 
-/* S[r][c] = Σ_k Q[r][k] · KT[k][t0 + c] for a REF_ROWS x REF_KEYS tile. The accumulators are
-   independent, so the compiler keeps them in vector registers without reassociating a sum. */
-static void score_tile(const double *Q, const double *KT, int64_t ldk, int64_t t0, int32_t d,
-                       double S[REF_ROWS][REF_KEYS])
+/* S[r][c] = Σ_k Q[k][r] · panel[k][c]: a REF_ROWS x REF_KEYS tile from interleaved query rows and
+   one K panel. The accumulators are independent, so the compiler keeps them in vector registers
+   and every sum still runs in k order (no reassociation: results do not depend on vector width). */
+static void score_tile(const double *Q, const double *panel, int32_t d, double S[REF_ROWS][REF_KEYS])
 {
     double acc[REF_ROWS][REF_KEYS] = {{0}};
     for (int32_t k = 0; k < d; ++k) {
-        const double *kt = KT + k * ldk + t0;
-        for (int r = 0; r < REF_ROWS; ++r) {
-            const double q = Q[r * d + k];
-            for (int c = 0; c < REF_KEYS; ++c) acc[r][c] += q * kt[c];
-        }
+        const double *kt = panel + (int64_t)k * REF_KEYS;
+        const double *q = Q + (int64_t)k * REF_ROWS;
+        for (int r = 0; r < REF_ROWS; ++r)
+            for (int c = 0; c < REF_KEYS; ++c) acc[r][c] += q[r] * kt[c];
     }
     memcpy(S, acc, sizeof acc);
 }
@@ -256,18 +265,18 @@ static void key_range(const flashc_problem *p, int32_t i, int32_t sq, int32_t sk
 typedef struct head_ctx {
     const flashc_problem *p;
     int32_t bi, hq, sq, sk;
-    int32_t dp;        /* d rounded up to REF_PV_COLS: row length of V and of the output tile */
+    int32_t dp;        /* d rounded up to REF_PV_COLS: row length of V and of the outputs */
     double qk_scale;   /* softmax_scale · q_descale · k_descale */
     double v_scale;    /* v_descale */
     double slope;      /* ALiBi slope of hq (0 when absent) */
-    const double *KT;  /* [d][ldk] keys, transposed */
-    int64_t ldk;
+    const double *KP;  /* [ldk / REF_KEYS][d][REF_KEYS] key panels */
+    int64_t ldk;       /* keys rounded up to whole tiles, plus one spare tile */
     const double *V;   /* [sk][dp] */
-    double *Q;         /* [REF_ROWS][d] decoded query rows */
-    double *S;         /* [REF_ROWS][ldk] scores, then probabilities, by row */
-    double *P;         /* [ldk][REF_ROWS] probabilities, interleaved for pv_tile */
-    double *O;         /* [REF_ROWS][dp] unnormalised outputs */
-    double *tmp;       /* [ldk] bias row */
+    double *Q;         /* [REF_GROUPS][d][REF_ROWS] decoded query rows, interleaved per tile */
+    double *S;         /* [REF_BLOCK_ROWS][ldk] scores, then logits, by row */
+    double *P;         /* [REF_GROUPS][ldk][REF_ROWS] probabilities, interleaved per tile */
+    double *O;         /* [REF_BLOCK_ROWS][dp] unnormalised outputs */
+    double *tmp;       /* [max(ldk, d)] a decoded bias or query row */
 } head_ctx;
 
 /* Scores of keys lo..hi of row i (already holding Q·K) become the final logits; returns their
@@ -321,17 +330,34 @@ static void store_row(const flashc_problem *p, int64_t off, const double *x, dou
     }
 }
 
-/* Rows i0 .. i0+nrows-1 (nrows <= REF_ROWS) of head hq: scores over the union of their key ranges
-   in tiles, then each row's own mask, softmax and P·V, then the outputs. */
-static void attend_block(head_ctx *c, int32_t i0, int32_t nrows)
+/* Decode the block's query rows into the interleaved tiles (rows past nrows are zeros). */
+static void load_queries(head_ctx *c, int32_t i0, int32_t nrows)
 {
     const flashc_problem *p = c->p;
     const int32_t d = p->d;
-    int64_t lo[REF_ROWS], hi[REF_ROWS], ulo = INT64_MAX, uhi = -1;
-    double m[REF_ROWS], sum[REF_ROWS];
-    for (int r = 0; r < REF_ROWS; ++r) {
-        lo[r] = 0, hi[r] = -1;
-        if (r < nrows) key_range(p, i0 + r, c->sq, c->sk, &lo[r], &hi[r]);
+    for (int32_t r = 0; r < REF_BLOCK_ROWS; ++r) {
+        if (r < nrows) {
+            const int64_t row = q_row0(p, c->bi) + i0 + r;
+            decode_strided(p->in_dtype, p->q, c->bi * p->q_stride[0] + row * p->q_stride[1] + c->hq * p->q_stride[2],
+                           1, d, c->tmp);
+        } else {
+            memset(c->tmp, 0, sizeof(double) * (size_t)d);
+        }
+        double *q = c->Q + (int64_t)(r / REF_ROWS) * d * REF_ROWS + r % REF_ROWS;
+        for (int32_t k = 0; k < d; ++k) q[(int64_t)k * REF_ROWS] = c->tmp[k];
+    }
+}
+
+/* Rows i0 .. i0+nrows-1 (nrows <= REF_BLOCK_ROWS) of head hq: Q·K over the union of their key
+   ranges, then each row's own mask, logits and softmax, then P·V, then the outputs. */
+static void attend_block(head_ctx *c, int32_t i0, int32_t nrows)
+{
+    const flashc_problem *p = c->p;
+    const int32_t d = p->d, groups = (nrows + REF_ROWS - 1) / REF_ROWS;
+    int64_t lo[REF_BLOCK_ROWS], hi[REF_BLOCK_ROWS], ulo = INT64_MAX, uhi = -1;
+    double m[REF_BLOCK_ROWS], sum[REF_BLOCK_ROWS];
+    for (int r = 0; r < nrows; ++r) {
+        key_range(p, i0 + r, c->sq, c->sk, &lo[r], &hi[r]);
         if (lo[r] <= hi[r]) {
             if (lo[r] < ulo) ulo = lo[r];
             if (hi[r] > uhi) uhi = hi[r];
@@ -340,40 +366,50 @@ static void attend_block(head_ctx *c, int32_t i0, int32_t nrows)
         sum[r] = 0.0;
     }
     const int64_t t0 = uhi >= 0 ? ulo - ulo % REF_KEYS : 0; /* tiles start on a multiple of REF_KEYS */
+
     if (uhi >= 0) {
-        for (int r = 0; r < REF_ROWS; ++r) {
-            double *q = c->Q + (int64_t)r * d;
-            if (r < nrows) {
-                const int64_t row = q_row0(p, c->bi) + i0 + r;
-                decode_strided(p->in_dtype, p->q,
-                               c->bi * p->q_stride[0] + row * p->q_stride[1] + c->hq * p->q_stride[2], 1, d, q);
-            } else {
-                memset(q, 0, sizeof(double) * (size_t)d);
+        /* Q·K, chunk by chunk so a chunk of key panels stays in cache for every tile of rows. */
+        load_queries(c, i0, nrows);
+        for (int64_t tc = t0; tc <= uhi; tc += REF_CHUNK) {
+            const int64_t tend = tc + REF_CHUNK - 1 < uhi ? tc + REF_CHUNK - 1 : uhi;
+            for (int32_t g = 0; g < groups; ++g) {
+                const double *q = c->Q + (int64_t)g * d * REF_ROWS;
+                for (int64_t t = tc; t <= tend; t += REF_KEYS) {
+                    double tile[REF_ROWS][REF_KEYS];
+                    score_tile(q, c->KP + (t / REF_KEYS) * d * REF_KEYS, d, tile);
+                    for (int r = 0; r < REF_ROWS; ++r)
+                        for (int k = 0; k < REF_KEYS; ++k)
+                            c->S[(int64_t)(g * REF_ROWS + r) * c->ldk + (t - t0) + k] = tile[r][k];
+                }
             }
         }
-        double tile[REF_ROWS][REF_KEYS];
-        for (int64_t t = t0; t <= uhi; t += REF_KEYS) {
-            score_tile(c->Q, c->KT, c->ldk, t, d, tile);
-            for (int r = 0; r < REF_ROWS; ++r)
-                for (int k = 0; k < REF_KEYS; ++k) c->S[r * c->ldk + (t - t0) + k] = tile[r][k];
-        }
-        memset(c->P, 0, sizeof(double) * (size_t)((uhi - t0 + 1) * REF_ROWS));
+        /* Each row: logits over its own key range, then exp relative to its maximum. */
+        memset(c->P, 0, sizeof(double) * (size_t)(groups * c->ldk * REF_ROWS));
         for (int r = 0; r < nrows; ++r) {
             if (lo[r] > hi[r]) continue;
-            double *s = c->S + r * c->ldk + (lo[r] - t0);
+            double *s = c->S + (int64_t)r * c->ldk + (lo[r] - t0);
             m[r] = finish_scores(c, i0 + r, lo[r], hi[r], s);
             if (m[r] == -INFINITY) continue; /* every score −inf: treated as no key */
+            double *pr = c->P + (int64_t)(r / REF_ROWS) * c->ldk * REF_ROWS + r % REF_ROWS;
             for (int64_t t = lo[r]; t <= hi[r]; ++t) {
                 double e = exp(s[t - lo[r]] - m[r]);
                 sum[r] += e;
-                c->P[(t - t0) * REF_ROWS + r] = e;
+                pr[(t - t0) * REF_ROWS] = e;
             }
         }
-        for (int32_t dd = 0; dd < c->dp; dd += REF_PV_COLS) {
-            double o[REF_ROWS][REF_PV_COLS];
-            pv_tile(c->P, c->V, c->dp, t0, uhi, dd, o);
-            for (int r = 0; r < REF_ROWS; ++r)
-                for (int k = 0; k < REF_PV_COLS; ++k) c->O[(int64_t)r * c->dp + dd + k] = o[r][k];
+        /* P·V, chunk by chunk like Q·K, accumulating into O. */
+        memset(c->O, 0, sizeof(double) * (size_t)(REF_BLOCK_ROWS * c->dp));
+        for (int64_t tc = t0; tc <= uhi; tc += REF_CHUNK) {
+            const int64_t tend = tc + REF_CHUNK - 1 < uhi ? tc + REF_CHUNK - 1 : uhi;
+            for (int32_t g = 0; g < groups; ++g) {
+                const double *pg = c->P + ((int64_t)g * c->ldk + (tc - t0)) * REF_ROWS;
+                for (int32_t dd = 0; dd < c->dp; dd += REF_PV_COLS) {
+                    double o[REF_ROWS][REF_PV_COLS];
+                    pv_tile(pg, c->V, c->dp, tc, tend, dd, o);
+                    for (int r = 0; r < REF_ROWS; ++r)
+                        for (int k = 0; k < REF_PV_COLS; ++k) c->O[(int64_t)(g * REF_ROWS + r) * c->dp + dd + k] += o[r][k];
+                }
+            }
         }
     }
     for (int r = 0; r < nrows; ++r) {
@@ -413,10 +449,11 @@ flashc_status flashc_cpu_forward(const flashc_problem *p)
     const int32_t d = p->d;
     const int32_t dp = (d + REF_PV_COLS - 1) / REF_PV_COLS * REF_PV_COLS;
     const int64_t ldk = ((int64_t)max_sk + 2 * REF_KEYS - 1) / REF_KEYS * REF_KEYS;
-    const size_t n_kt = (size_t)(d * ldk), n_v = (size_t)(ldk * dp), n_q = (size_t)REF_ROWS * d,
-                 n_s = (size_t)REF_ROWS * ldk, n_p = (size_t)(ldk * REF_ROWS), n_o = (size_t)REF_ROWS * dp,
+    const size_t n_kp = (size_t)(d * ldk), n_v = (size_t)(ldk * dp), n_q = (size_t)REF_BLOCK_ROWS * d,
+                 n_s = (size_t)(REF_BLOCK_ROWS * ldk), n_p = (size_t)(REF_BLOCK_ROWS * ldk),
+                 n_o = (size_t)REF_BLOCK_ROWS * dp,
                  n_tmp = (size_t)(ldk > d ? ldk : d);
-    const size_t total = n_kt + n_v + n_q + n_s + n_p + n_o + n_tmp;
+    const size_t total = n_kp + n_v + n_q + n_s + n_p + n_o + n_tmp;
     double *mem = calloc(total, sizeof(double));
     if (!mem)
         return flashc_error(FLASHC_STATUS_OUT_OF_MEMORY, "cpu backend: cannot allocate %llu bytes of scratch",
@@ -428,8 +465,8 @@ flashc_status flashc_cpu_forward(const flashc_problem *p)
     c.p = p;
     c.dp = dp;
     c.ldk = ldk;
-    double *KT = mem, *V = KT + n_kt;
-    c.KT = KT;
+    double *KP = mem, *V = KP + n_kp;
+    c.KP = KP;
     c.V = V;
     c.Q = V + n_v;
     c.S = c.Q + n_q;
@@ -441,15 +478,15 @@ flashc_status flashc_cpu_forward(const flashc_problem *p)
         c.sq = flashc_seqlen_q(p, bi);
         c.sk = flashc_seqlen_k(p, bi);
         for (int32_t hk = 0; hk < p->h_kv; ++hk) {
-            if (c.sq > 0) decode_kv_head(p, bi, hk, c.sk, KT, ldk, V, dp, c.tmp);
+            if (c.sq > 0) decode_kv_head(p, bi, hk, c.sk, KP, V, dp, c.tmp);
             c.qk_scale = (double)p->softmax_scale * descale(p->q_descale, p->q_descale_stride, bi, hk) *
                          descale(p->k_descale, p->k_descale_stride, bi, hk);
             c.v_scale = descale(p->v_descale, p->v_descale_stride, bi, hk);
             for (int32_t g = 0; g < group; ++g) {
                 c.hq = hk * group + g;
                 c.slope = p->alibi ? (double)p->alibi[bi * p->alibi_stride[0] + c.hq * p->alibi_stride[1]] : 0.0;
-                for (int32_t i0 = 0; i0 < c.sq; i0 += REF_ROWS)
-                    attend_block(&c, i0, c.sq - i0 < REF_ROWS ? c.sq - i0 : REF_ROWS);
+                for (int32_t i0 = 0; i0 < c.sq; i0 += REF_BLOCK_ROWS)
+                    attend_block(&c, i0, c.sq - i0 < REF_BLOCK_ROWS ? c.sq - i0 : REF_BLOCK_ROWS);
             }
         }
     }

@@ -38,7 +38,8 @@ static __device__ __forceinline__ float cvt_f32_bf16(uint16_t h)
     return __uint_as_float((uint32_t)h << 16);
 }
 
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 890
+/* Declared for the host pass too; device code for sm_80/86 must not reach it. */
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 890
 /* Two f32 -> packed e4m3x2 with saturation to +-448 (sm_89+). Byte 0 = lo. */
 static __device__ __forceinline__ uint16_t cvt_rn_satfinite_e4m3x2_f32(float lo, float hi)
 {

@@ -32,7 +32,8 @@ static __device__ __forceinline__ void mma_m16n8k16_row_col_f32_bf16_bf16_f32(fl
                  : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
 }
 
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 890
+/* Declared for the host pass too; device code for sm_80/86 must not reach it. */
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 890
 /* D = A*B + D, e4m3 inputs, f32 accumulate (sm_89+). A: 4 regs of 4 bytes, B: 2 regs. */
 static __device__ __forceinline__ void mma_m16n8k32_row_col_f32_e4m3_e4m3_f32(float d[4], const uint32_t a[4],
                                                                             uint32_t b0, uint32_t b1)
@@ -49,6 +50,16 @@ static __device__ __forceinline__ void mma_m16n8k32_row_col_s32_s8_s8_s32(int32_
                                                                         uint32_t b0, uint32_t b1)
 {
     asm volatile("mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 "
+                 "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
+                 : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+}
+
+/* D = A*B + D, u8 A, s8 B, s32 accumulate (sm_80+). */
+static __device__ __forceinline__ void mma_m16n8k32_row_col_s32_u8_s8_s32(int32_t d[4], const uint32_t a[4],
+                                                                        uint32_t b0, uint32_t b1)
+{
+    asm volatile("mma.sync.aligned.m16n8k32.row.col.s32.u8.s8.s32 "
                  "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
                  : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])
                  : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));

@@ -1,20 +1,36 @@
 /*
  * sm80 forward kernel body (FlashAttention-2 style, mma.sync m16n8k16, f32 accumulate).
  * Included by one tiny .cu per variant, which defines:
- *   FWD_BF16      0: f16 inputs, 1: bf16 inputs
+ *   FWD_BF16      0: f16 inputs, 1: bf16 inputs; or FWD_E4M3 / FWD_INT8 defined: 8-bit inputs
+ *                 (see "8-bit inputs" below)
  *   FWD_HEAD_DIM  64, 128 or 256
+ *   FWD_M_SLABS   m16 row slabs per warp: 1 (BLOCK_M 64: decode, short rows) or 2 (BLOCK_M 128:
+ *                 each K/V fragment read from smem feeds twice the MMAs, which is what keeps
+ *                 mma.sync ahead of shared-memory bandwidth)
  *   FWD_NAME      the extern "C" launcher's name (see sm80_fwd.h)
  * Every runtime feature (causal/window, softcap, bias, ALiBi, GQA packing, varlen, paged KV,
  * seqused_k, LSE, split-KV) is a CTA-uniform branch, so one variant serves all of them.
  *
  * Budget
- *   CTA      4 warps, 128 threads; BLOCK_M = 64 query rows (one m16 slab per warp)
- *   tiles    BLOCK_N = 64 keys (d <= 128) or 32 (d = 256); STAGES = 2 K/V buffers (cp.async)
- *   smem     Q 64xd + STAGES x (K + V) BLOCK_Nxd, 16-bit: d64 40 KB, d128 80 KB, d256 96 KB
- *            (all fit the 99 KB opt-in limit of sm_86/89 as well as sm_80/90)
- *   registers O d/2 f32, S BLOCK_N/2 f32, Q fragments d/4 (d <= 128; d = 256 re-reads Q from smem)
+ *   CTA      4 warps, 128 threads; BLOCK_M = 64 x M_SLABS query rows (M_SLABS m16 slabs per warp)
+ *   tiles    BLOCK_N = 64 keys (d64; d128 with one slab) or 32 (d256; d128 with two slabs, whose
+ *            64-key S would not fit the registers); STAGES = 2 K/V buffers (cp.async)
+ *   smem     Q BLOCK_Mxd + STAGES x (K + V) BLOCK_Nxd, 16-bit: M64: d64 40 KB, d128 80 KB,
+ *            d256 96 KB; M128: d64 48 KB, d128 64 KB (all within the 99 KB opt-in of sm_86/89)
+ *   registers per slab O d/2 f32 and S BLOCK_N/2 f32; Q fragments d/4 kept in registers only for
+ *            one slab at d <= 128 (otherwise Q is re-read from smem with ldmatrix per k-step)
  *   layout   rows of d 16-bit elements; 16-byte chunk c of row r stored at chunk c ^ (r & 7), so the
  *            8 row addresses of every ldmatrix phase hit 8 distinct bank groups
+ *
+ * 8-bit inputs (e4m3 on sm_89+, int8 on sm_80+): Q/K fragments use the same ldmatrix addressing in
+ * 16-byte chunks and mma m16n8k32 (BLOCK_N = 32); V must come sequence-innermost (v_transposed), so
+ * its smem tile is d rows x BLOCK_N keys and plain ldmatrix yields the B fragments of P.V. The S accumulator gives
+ * each thread keys {2t, 2t+1, 2t+8, 2t+9} of every 16, the A operand wants {4t..4t+3}: two quad
+ * shuffles and a byte permute per register fix that (hopper-notes §1). e4m3: P = 2^(x - max + 8)
+ * in [0, 256] rounded to e4m3 (FA3's max offset; the 2^8 cancels in O / l). int8: P in [0, 1] as
+ * u8 (x 255) times s8 V into s32, converted and scaled by 1/255 per mma. Descales [b, h_kv] are
+ * per CTA: q*k folded into the score scale, v into the final 1 / l. Only 64-row tiles, d <= 128.
+ * The 8-bit variants are built only with FLASHC_SM80_ENABLE_8BIT (sm80_fwd.h).
  *
  * Grid: x = m-block of (packed) query rows, y = query head (or KV head when GQA-packed),
  *       z = batch x num_splits. Keys are visited from the last block down, so the blocks that
@@ -33,38 +49,83 @@
 
 /* ---- Budget constants ----------------------------------------------------------------------- */
 #define D FWD_HEAD_DIM
-#define BLOCK_M SM80_BLOCK_M
-#define NUM_THREADS SM80_NUM_THREADS
-#if FWD_HEAD_DIM <= 128
-#define BLOCK_N 64
-#define Q_IN_REGS 1
+#if defined(FWD_E4M3) || defined(FWD_INT8)
+#define IS_8BIT 1
+#define ELEM_BYTES 1                              /* e4m3 / int8 */
+typedef uint8_t elem_t;
 #else
-#define BLOCK_N 32
-#define Q_IN_REGS 0
+#define IS_8BIT 0
+#define ELEM_BYTES 2                              /* f16 / bf16 */
+typedef uint16_t elem_t;
 #endif
+#define M_SLABS FWD_M_SLABS
+#define NUM_THREADS SM80_NUM_THREADS
+/* mma.sync m16n8k16 geometry; an ldmatrix 8x8 matrix row is one 16-byte chunk (8 elements) */
+#define MMA_M 16
+#define MMA_N 8
+#if IS_8BIT
+#define MMA_K 32                                  /* m16n8k32 for 8-bit inputs */
+#else
+#define MMA_K 16
+#endif
+#define MMA_ROW_HALF 8                            /* accumulator rows g and g + 8 */
+#define LDSM_ROWS 8                               /* rows of one ldmatrix 8x8 matrix */
+#define WARP_ROWS (MMA_M * M_SLABS)
+#define BLOCK_M (SM80_NUM_WARPS * WARP_ROWS)
+#define ROWS_PER_THREAD (2 * M_SLABS)             /* accumulator rows g and g+8 of each slab */
+#if !IS_8BIT && (FWD_HEAD_DIM == 64 || (FWD_HEAD_DIM == 128 && FWD_M_SLABS == 1))
+#define BLOCK_N 64
+#else
+#define BLOCK_N 32                                /* d128 x 2 slabs, 8-bit: 64 keys would spill */
+#endif
+#define Q_IN_REGS (M_SLABS == 1 && FWD_HEAD_DIM <= 128)
 #define STAGES 2
 #define MIN_CTAS_PER_SM 1                         /* lets ptxas use up to 255 registers: no spills */
-#define ELEM_BYTES 2                              /* f16 / bf16 */
 #define CHUNK_ELEMS (CP_ASYNC_CHUNK_BYTES / ELEM_BYTES)
 #define ROW_CHUNKS (D / CHUNK_ELEMS)
 #define SWIZZLE_ROWS_MASK 7                       /* 8 rows x 16 B chunks form one swizzle atom */
+#define OUT_CHUNK_ELEMS 8                         /* 16-bit output: 8 per 16-byte chunk */
+#define OUT_ROW_CHUNKS (D / OUT_CHUNK_ELEMS)
+#define OUT_CHUNKS_PER_THREAD (BLOCK_M * OUT_ROW_CHUNKS / NUM_THREADS)
 #define TILE_Q_ELEMS (BLOCK_M * D)
 #define TILE_KV_ELEMS (BLOCK_N * D)
 #define SMEM_BYTES ((TILE_Q_ELEMS + 2 * STAGES * TILE_KV_ELEMS) * ELEM_BYTES)
-#define S_FRAGS (BLOCK_N / 8)                     /* n8 accumulators of S per warp */
-#define O_FRAGS (D / 8)                           /* n8 accumulators of O per warp */
-#define K_STEPS_QK (D / 16)
-#define K_STEPS_PV (BLOCK_N / 16)
-#define WARP_ROWS 16
+#define S_FRAGS (BLOCK_N / MMA_N)                 /* n8 accumulators of S per slab */
+#define O_FRAGS (D / MMA_N)                       /* n8 accumulators of O per slab */
+#define K_STEPS_QK (D / MMA_K)
+#define K_STEPS_PV (BLOCK_N / MMA_K)
+#define CHUNKS_PER_K_STEP (MMA_K / CHUNK_ELEMS)   /* 16-byte chunks per k16 step: 2 */
 #define Q_CHUNKS_PER_THREAD (BLOCK_M * ROW_CHUNKS / NUM_THREADS)
 #define KV_CHUNKS_PER_THREAD (BLOCK_N * ROW_CHUNKS / NUM_THREADS)
+#define VT_ROW_CHUNKS (BLOCK_N / CHUNK_ELEMS)     /* 8-bit V^T tile: d rows of BLOCK_N keys */
+#define VT_CHUNKS_PER_THREAD (D * VT_ROW_CHUNKS / NUM_THREADS)
 
-#if FWD_BF16
+#if defined(FWD_E4M3) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 890
+/* e4m3 mma/cvt need sm_89: this arch's kernel is an empty body (check() refuses cc < 8.9). */
+#define FWD_ARCH_LACKS_E4M3 1
+#define MMA_16816(d, a, b0, b1) ((void)(d), (void)(a), (void)(b0), (void)(b1))
+#define PV_MMA(d, a, b0, b1) ((void)(d), (void)(a), (void)(b0), (void)(b1))
+#define P_EXP_OFFSET 8.f
+#elif defined(FWD_E4M3)
+#define MMA_16816 mma_m16n8k32_row_col_f32_e4m3_e4m3_f32
+#define PV_MMA mma_m16n8k32_row_col_f32_e4m3_e4m3_f32
+#define P_EXP_OFFSET 8.f                          /* FA3 max offset: P <= 2^8 fits e4m3 (max 448) */
+#elif defined(FWD_INT8)
+#define MMA_16816 mma_s8_acc_f32
+#define P_U8_SCALE 255.f                          /* P in [0, 1] stored as u8 */
+#define PV_MMA(d, a, b0, b1) mma_u8s8_acc_f32((d), (a), (b0), (b1), 1.f / P_U8_SCALE)
+#elif FWD_BF16
 #define MMA_16816 mma_m16n8k16_row_col_f32_bf16_bf16_f32
 #define PACK_INPUT cvt_rn_bf16x2_f32
 #else
 #define MMA_16816 mma_m16n8k16_row_col_f32_f16_f16_f32
 #define PACK_INPUT cvt_rn_f16x2_f32
+#endif
+#if IS_8BIT && !defined(FWD_E4M3)
+#define P_EXP_OFFSET 0.f
+#endif
+#if IS_8BIT && FWD_M_SLABS != 1
+#error "8-bit variants use 64-row tiles (the output staging reuses the Q and first K buffers)"
 #endif
 
 #define FWD_CAT2(a, b) a##b
@@ -79,16 +140,24 @@ typedef struct fwd_ctx {
     int group;             /* query rows per query index (group if packed, else 1) */
     int seqlen_q, seqlen_k, q_off, k_off, diag;
     int m0, m_rows;        /* first packed row of the tile; packed rows of the sequence */
+#if IS_8BIT
+    float qk_descale, v_descale; /* of this CTA's (batch, KV head) */
+#endif
 } fwd_ctx;
 
-/* What a thread needs about its two accumulator rows (g and g+8 of its warp's slab). */
-typedef struct fwd_rows {
-    int i[2];              /* query index inside the sequence */
-    int h[2];              /* query head */
-    int valid[2];          /* row exists */
-    int64_t bias_off[2];   /* bias offset of (row, key 0) */
-    float slope[2];        /* ALiBi slope */
-} fwd_rows;
+/* What the transform, mask and epilogue need about one accumulator row. Recomputed where used
+   (cheap integer work) rather than kept live across the key loop, which would cost registers. */
+typedef struct fwd_row {
+    int i;                 /* query index inside the sequence */
+    int h;                 /* query head */
+    int valid;             /* row exists */
+} fwd_row;
+
+/* Tile row of accumulator row rr of this thread. */
+static __device__ __forceinline__ int acc_row(int warp, int lane, int rr)
+{
+    return warp * WARP_ROWS + (rr >> 1) * MMA_M + (lane >> 2) + MMA_ROW_HALF * (rr & 1);
+}
 
 /* Element offset of 16-byte chunk `chunk` of row `row` in a swizzled tile. */
 static __device__ __forceinline__ int swz(int row, int chunk)
@@ -98,6 +167,44 @@ static __device__ __forceinline__ int swz(int row, int chunk)
     return row * D + (chunk & ~SWIZZLE_ROWS_MASK) * CHUNK_ELEMS +
            (((chunk & SWIZZLE_ROWS_MASK) ^ (row & SWIZZLE_ROWS_MASK)) * CHUNK_ELEMS);
 }
+
+#if IS_8BIT
+/* 8-bit tiles can have rows of only 4 chunks (64 bytes): the XOR pattern then spans 4 chunks and
+   changes every 2 rows, which keeps the 8 rows of an ldmatrix phase on distinct bank groups. */
+static __device__ __forceinline__ int swz_rows(int row, int chunk, int row_elems, int row_chunks)
+{
+    const int atom = row_chunks < 8 ? row_chunks : 8;
+    return row * row_elems + (chunk & ~(atom - 1)) * CHUNK_ELEMS +
+           (((chunk & (atom - 1)) ^ ((row / (8 / atom)) & (atom - 1))) * CHUNK_ELEMS);
+}
+#define swz(row, chunk) swz_rows((row), (chunk), D, ROW_CHUNKS)
+#define swz_vt(row, chunk) swz_rows((row), (chunk), BLOCK_N, VT_ROW_CHUNKS)
+/* 16-bit output tile (rows of D elements, counted in 16-bit units) */
+static __device__ __forceinline__ int swz_o(int row, int chunk)
+{
+    return row * D + (chunk & ~SWIZZLE_ROWS_MASK) * OUT_CHUNK_ELEMS +
+           (((chunk & SWIZZLE_ROWS_MASK) ^ (row & SWIZZLE_ROWS_MASK)) * OUT_CHUNK_ELEMS);
+}
+
+/* int8 S/O accumulation: an s8 (or u8 x s8) mma into a zeroed s32 tile, added to f32 scaled.
+   Per mma |sum| <= 255 * 127 * 32 < 2^24, so the conversion is exact. */
+static __device__ __forceinline__ void mma_s8_acc_f32(float d[4], const uint32_t a[4], uint32_t b0, uint32_t b1)
+{
+    int32_t t[4] = {0, 0, 0, 0};
+    mma_m16n8k32_row_col_s32_s8_s8_s32(t, a, b0, b1);
+    d[0] += (float)t[0], d[1] += (float)t[1], d[2] += (float)t[2], d[3] += (float)t[3];
+}
+static __device__ __forceinline__ void mma_u8s8_acc_f32(float d[4], const uint32_t a[4], uint32_t b0, uint32_t b1,
+                                                        float scale)
+{
+    int32_t t[4] = {0, 0, 0, 0};
+    mma_m16n8k32_row_col_s32_u8_s8_s32(t, a, b0, b1);
+    d[0] = fmaf((float)t[0], scale, d[0]), d[1] = fmaf((float)t[1], scale, d[1]);
+    d[2] = fmaf((float)t[2], scale, d[2]), d[3] = fmaf((float)t[3], scale, d[3]);
+}
+#else
+#define swz_o swz
+#endif
 
 static __device__ __forceinline__ int row_head(const sm80_fwd_params *prm, const fwd_ctx *c, int r)
 {
@@ -130,6 +237,15 @@ static __device__ __forceinline__ void setup_ctx(const sm80_fwd_params *prm, fwd
     c->diag = c->seqlen_k - c->seqlen_q;
     c->m0 = blockIdx.x * BLOCK_M;
     c->m_rows = c->seqlen_q * c->group;
+#if IS_8BIT
+    const float dq = p->q_descale ? p->q_descale[(int64_t)c->bi * p->q_descale_stride[0] +
+                                                 (int64_t)c->hk * p->q_descale_stride[1]] : 1.f;
+    const float dk = p->k_descale ? p->k_descale[(int64_t)c->bi * p->k_descale_stride[0] +
+                                                 (int64_t)c->hk * p->k_descale_stride[1]] : 1.f;
+    c->qk_descale = dq * dk;
+    c->v_descale = p->v_descale ? p->v_descale[(int64_t)c->bi * p->v_descale_stride[0] +
+                                               (int64_t)c->hk * p->v_descale_stride[1]] : 1.f;
+#endif
 }
 
 /* Key blocks [*lo, *hi) this CTA visits: the window's reach of its rows, then its split share. */
@@ -163,36 +279,30 @@ static __device__ __forceinline__ int block_needs_mask(const sm80_fwd_params *pr
     return 0;
 }
 
-static __device__ __forceinline__ void setup_rows(const sm80_fwd_params *prm, const fwd_ctx *c, int warp, int lane,
-                                                  fwd_rows *rw)
+/* Accumulator row rr (= 2 * slab + k: row g + 8k of the slab) of this thread. */
+static __device__ __forceinline__ fwd_row row_info(const sm80_fwd_params *prm, const fwd_ctx *c, int warp, int lane,
+                                                   int rr)
 {
-    const flashc_problem *p = &prm->p;
-#pragma unroll
-    for (int k = 0; k < 2; ++k) {
-        int r = c->m0 + warp * WARP_ROWS + (lane >> 2) + 8 * k;
-        rw->valid[k] = r < c->m_rows;
-        rw->i[k] = r / c->group;
-        rw->h[k] = row_head(prm, c, r);
-        rw->bias_off[k] = (int64_t)c->bi * p->bias_stride[0] + (int64_t)rw->h[k] * p->bias_stride[1] +
-                          (int64_t)rw->i[k] * p->bias_stride[2];
-        rw->slope[k] = p->alibi ? p->alibi[(int64_t)c->bi * p->alibi_stride[0] +
-                                           (int64_t)rw->h[k] * p->alibi_stride[1]]
-                                : 0.f;
-    }
+    fwd_row ri;
+    int r = c->m0 + acc_row(warp, lane, rr);
+    ri.valid = r < c->m_rows;
+    ri.i = r / c->group;
+    ri.h = row_head(prm, c, r);
+    return ri;
 }
 
 /* ---- Producer: cp.async tile loads (zero-filled past the sequence) -------------------------- */
-static __device__ __forceinline__ void load_q_tile(const sm80_fwd_params *prm, const fwd_ctx *c, uint16_t *sQ,
+static __device__ __forceinline__ void load_q_tile(const sm80_fwd_params *prm, const fwd_ctx *c, elem_t *sQ,
                                                    int tid)
 {
     const flashc_problem *p = &prm->p;
-    const uint16_t *q = (const uint16_t *)p->q;
+    const elem_t *q = (const elem_t *)p->q;
 #pragma unroll
     for (int it = 0; it < Q_CHUNKS_PER_THREAD; ++it) {
         int idx = tid + it * NUM_THREADS;
         int row = idx / ROW_CHUNKS, ch = idx % ROW_CHUNKS;
         int r = c->m0 + row;
-        const uint16_t *src = q;
+        const elem_t *src = q;
         uint32_t bytes = 0;
         if (r < c->m_rows) {
             int i = r / c->group;
@@ -205,163 +315,297 @@ static __device__ __forceinline__ void load_q_tile(const sm80_fwd_params *prm, c
 }
 
 /* K and V rows of key block n. Paged KV: every row finds its page through the page table. */
-static __device__ __forceinline__ void load_kv_tile(const sm80_fwd_params *prm, const fwd_ctx *c, uint16_t *sK,
-                                                    uint16_t *sV, int n, int tid)
+static __device__ __forceinline__ void load_kv_tile(const sm80_fwd_params *prm, const fwd_ctx *c, elem_t *sK,
+                                                    elem_t *sV, int n, int tid)
 {
     const flashc_problem *p = &prm->p;
-    const uint16_t *k = (const uint16_t *)p->k;
-    const uint16_t *v = (const uint16_t *)p->v;
+    const elem_t *k = (const elem_t *)p->k;
+    const elem_t *v = (const elem_t *)p->v;
     const int paged = p->kv_layout == FLASHC_KV_PAGED;
 #pragma unroll
     for (int it = 0; it < KV_CHUNKS_PER_THREAD; ++it) {
         int idx = tid + it * NUM_THREADS;
         int row = idx / ROW_CHUNKS, ch = idx % ROW_CHUNKS;
         int j = n * BLOCK_N + row;
-        const uint16_t *ks = k, *vs = v;
+#if IS_8BIT
+        const elem_t *ks = k;
+#else
+        const elem_t *ks = k, *vs = v;
+#endif
         uint32_t bytes = 0;
         if (j < c->seqlen_k) {
+#if IS_8BIT
+            int64_t ko;
+#else
             int64_t ko, vo;
+#endif
             if (paged) {
                 int64_t page = p->page_table[(int64_t)c->bi * p->page_table_stride + j / p->page_size];
                 int in_page = j % p->page_size;
                 ko = page * p->k_stride[0] + (int64_t)in_page * p->k_stride[1];
+#if !IS_8BIT
                 vo = page * p->v_stride[0] + (int64_t)in_page * p->v_stride[1];
+#endif
             } else {
                 ko = (int64_t)c->bi * p->k_stride[0] + (int64_t)(c->k_off + j) * p->k_stride[1];
+#if !IS_8BIT
                 vo = (int64_t)c->bi * p->v_stride[0] + (int64_t)(c->k_off + j) * p->v_stride[1];
+#endif
             }
             ks = k + ko + (int64_t)c->hk * p->k_stride[2] + ch * CHUNK_ELEMS;
+#if !IS_8BIT
             vs = v + vo + (int64_t)c->hk * p->v_stride[2] + ch * CHUNK_ELEMS;
+#endif
             bytes = CP_ASYNC_CHUNK_BYTES;
         }
         cp_async_cg_shared_global_16(cvta_to_shared_u32(sK + swz(row, ch)), ks, bytes);
+#if !IS_8BIT
         cp_async_cg_shared_global_16(cvta_to_shared_u32(sV + swz(row, ch)), vs, bytes);
+#endif
     }
+#if IS_8BIT
+    /* V^T: row = head-dim index, 16 consecutive keys per chunk (one page holds whole chunks:
+       page_size % 16 == 0, checked on the host); the tail chunk is partly zero-filled. */
+#pragma unroll
+    for (int it = 0; it < VT_CHUNKS_PER_THREAD; ++it) {
+        int idx = tid + it * NUM_THREADS;
+        int dr = idx / VT_ROW_CHUNKS, ch = idx % VT_ROW_CHUNKS;
+        int j = n * BLOCK_N + ch * CHUNK_ELEMS;
+        const elem_t *vs = v;
+        uint32_t bytes = 0;
+        if (j < c->seqlen_k) {
+            int64_t vo;
+            if (paged) {
+                int64_t page = p->page_table[(int64_t)c->bi * p->page_table_stride + j / p->page_size];
+                vo = page * p->v_stride[0] + (j % p->page_size);
+            } else {
+                vo = (int64_t)c->bi * p->v_stride[0] + (int64_t)(c->k_off + j);
+            }
+            vs = v + vo + (int64_t)c->hk * p->v_stride[1] + (int64_t)dr * p->v_stride[2];
+            bytes = min(c->seqlen_k - j, CHUNK_ELEMS) * ELEM_BYTES;
+        }
+        cp_async_cg_shared_global_16(cvta_to_shared_u32(sV + swz_vt(dr, ch)), vs, bytes);
+    }
+#endif
 }
 
 /* ---- Consumer: S = Q K^T ------------------------------------------------------------------- */
-/* A fragment (16 rows x 16 k) of Q at k-step kk for this warp, via one ldmatrix.x4. */
-static __device__ __forceinline__ void load_q_frag(uint32_t a[4], uint32_t sQ_addr, int warp, int lane, int kk)
+/* A fragment (16 rows x 16 k) of Q's slab `sl` at k-step kk for this warp, via one ldmatrix.x4. */
+static __device__ __forceinline__ void load_q_frag(uint32_t a[4], uint32_t sQ_addr, int warp, int lane, int kk,
+                                                   int sl)
 {
-    int row = warp * WARP_ROWS + (lane & 7) + ((lane >> 3) & 1) * 8;
-    int ch = kk * 2 + (lane >> 4);
+    /* lanes 8i..8i+7 address matrix i: (rows 0-7 | 8-15) x (k 0-7 | 8-15), row-half first */
+    int row = warp * WARP_ROWS + sl * MMA_M + (lane % LDSM_ROWS) + ((lane / LDSM_ROWS) & 1) * LDSM_ROWS;
+    int ch = kk * CHUNKS_PER_K_STEP + (lane / (2 * LDSM_ROWS));
     ldmatrix_sync_aligned_m8n8_x4_shared_b16(a, sQ_addr + swz(row, ch) * ELEM_BYTES);
 }
 
-static __device__ __forceinline__ void compute_qk(float S[S_FRAGS][4],
+static __device__ __forceinline__ void compute_qk(float S[M_SLABS][S_FRAGS][4],
 #if Q_IN_REGS
                                                   const uint32_t qf[K_STEPS_QK][4],
 #endif
                                                   uint32_t sQ_addr, uint32_t sK_addr, int warp, int lane)
 {
 #pragma unroll
-    for (int f = 0; f < S_FRAGS; ++f) S[f][0] = S[f][1] = S[f][2] = S[f][3] = 0.f;
+    for (int sl = 0; sl < M_SLABS; ++sl)
+#pragma unroll
+        for (int f = 0; f < S_FRAGS; ++f) S[sl][f][0] = S[sl][f][1] = S[sl][f][2] = S[sl][f][3] = 0.f;
 #pragma unroll
     for (int kk = 0; kk < K_STEPS_QK; ++kk) {
+        uint32_t a[M_SLABS][4];
+#pragma unroll
+        for (int sl = 0; sl < M_SLABS; ++sl) {
 #if Q_IN_REGS
-        const uint32_t *a = qf[kk];
+            a[sl][0] = qf[kk][0], a[sl][1] = qf[kk][1], a[sl][2] = qf[kk][2], a[sl][3] = qf[kk][3];
 #else
-        uint32_t a[4];
-        load_q_frag(a, sQ_addr, warp, lane, kk);
+            load_q_frag(a[sl], sQ_addr, warp, lane, kk, sl);
 #endif
+        }
 #pragma unroll
         for (int nn = 0; nn < S_FRAGS / 2; ++nn) {
             /* matrices: (keys 0-7, k 0-7), (keys 0-7, k 8-15), (keys 8-15, k 0-7), (keys 8-15, k 8-15) */
             uint32_t b[4];
-            int row = nn * 16 + (lane & 7) + (lane >> 4) * 8;
-            int ch = kk * 2 + ((lane >> 3) & 1);
+            int row = nn * 2 * MMA_N + (lane % LDSM_ROWS) + (lane / (2 * LDSM_ROWS)) * LDSM_ROWS;
+            int ch = kk * CHUNKS_PER_K_STEP + ((lane / LDSM_ROWS) & 1);
             ldmatrix_sync_aligned_m8n8_x4_shared_b16(b, sK_addr + swz(row, ch) * ELEM_BYTES);
-            MMA_16816(S[2 * nn], a, b[0], b[1]);
-            MMA_16816(S[2 * nn + 1], a, b[2], b[3]);
+#pragma unroll
+            for (int sl = 0; sl < M_SLABS; ++sl) {
+                MMA_16816(S[sl][2 * nn], a[sl], b[0], b[1]);
+                MMA_16816(S[sl][2 * nn + 1], a[sl], b[2], b[3]);
+            }
         }
     }
 }
 
 /* Scores -> log2 units with softcap / bias / ALiBi (when present), and the mask (when needed). */
 static __device__ __forceinline__ void score_transform(const sm80_fwd_params *prm, const fwd_ctx *c,
-                                                       const fwd_rows *rw, float S[S_FRAGS][4], int n,
-                                                       int lane, int need_mask)
+                                                       float S[M_SLABS][S_FRAGS][4], int n, int warp, int lane,
+                                                       int need_mask)
 {
     const flashc_problem *p = &prm->p;
     const int transform = prm->transform;
 #pragma unroll
-    for (int f = 0; f < S_FRAGS; ++f) {
+    for (int rr = 0; rr < ROWS_PER_THREAD; ++rr) {
+        const int sl = rr >> 1, k = rr & 1;
+        const fwd_row ri = row_info(prm, c, warp, lane, rr);
+        const int64_t bias_off = (int64_t)c->bi * p->bias_stride[0] + (int64_t)ri.h * p->bias_stride[1] +
+                                 (int64_t)ri.i * p->bias_stride[2];
+        const float slope =
+            p->alibi ? p->alibi[(int64_t)c->bi * p->alibi_stride[0] + (int64_t)ri.h * p->alibi_stride[1]] : 0.f;
 #pragma unroll
-        for (int e = 0; e < 4; ++e) {
-            int k = e >> 1;
-            int j = n * BLOCK_N + f * 8 + 2 * (lane & 3) + (e & 1);
-            float x = S[f][e];
-            if (transform) {
-                x *= p->softmax_scale;
-                if (p->softcap != 0.f) x = apply_softcap(x, p->softcap, prm->inv_softcap);
-                if (p->bias && rw->valid[k] && j < c->seqlen_k)
-                    x += load_as_f32(p->bias, rw->bias_off[k] + (int64_t)j * p->bias_stride[3], p->bias_dtype);
-                if (p->alibi) x += alibi_term(rw->slope[k], rw->i[k], j, c->diag);
-                x *= FLASHC_LOG2E;
+        for (int f = 0; f < S_FRAGS; ++f) {
+#pragma unroll
+            for (int e2 = 0; e2 < 2; ++e2) {
+                const int e = 2 * k + e2;
+                const int j = n * BLOCK_N + f * MMA_N + 2 * (lane & 3) + e2;
+                float x = S[sl][f][e];
+                if (transform) {
+#if IS_8BIT
+                    x *= p->softmax_scale * c->qk_descale;
+#else
+                    x *= p->softmax_scale;
+#endif
+                    if (p->softcap != 0.f) x = apply_softcap(x, p->softcap, prm->inv_softcap);
+                    if (p->bias && ri.valid && j < c->seqlen_k)
+                        x += load_as_f32(p->bias, bias_off + (int64_t)j * p->bias_stride[3], p->bias_dtype);
+                    if (p->alibi) x += alibi_term(slope, ri.i, j, c->diag);
+                    x *= FLASHC_LOG2E;
+                }
+                if (need_mask && !key_visible(ri.i, j, c->seqlen_k, c->diag, p->window_left, p->window_right))
+                    x = -INFINITY;
+                S[sl][f][e] = x;
             }
-            if (need_mask && !key_visible(rw->i[k], j, c->seqlen_k, c->diag, p->window_left, p->window_right))
-                x = -INFINITY;
-            S[f][e] = x;
         }
     }
 }
 
 /* Online softmax over one key block: running max m, running (thread-partial) sum l, O rescale.
    `mult` turns S into log2 units (scale * log2 e, or 1 when score_transform already did). */
-static __device__ __forceinline__ void online_softmax(float S[S_FRAGS][4], float O[O_FRAGS][4], float m[2],
-                                                      float l[2], float mult)
+static __device__ __forceinline__ void online_softmax(float S[M_SLABS][S_FRAGS][4], float O[M_SLABS][O_FRAGS][4],
+                                                      float m[ROWS_PER_THREAD], float l[ROWS_PER_THREAD], float mult)
 {
 #pragma unroll
-    for (int k = 0; k < 2; ++k) {
-        float mx = m[k];
+    for (int rr = 0; rr < ROWS_PER_THREAD; ++rr) {
+        const int sl = rr >> 1, k = rr & 1;
+        float mx = m[rr];
 #pragma unroll
-        for (int f = 0; f < S_FRAGS; ++f) mx = fmaxf(mx, fmaxf(S[f][2 * k], S[f][2 * k + 1]));
+        for (int f = 0; f < S_FRAGS; ++f) mx = fmaxf(mx, fmaxf(S[sl][f][2 * k], S[sl][f][2 * k + 1]));
         mx = quad_max(mx);
         /* A row with every key masked so far keeps max -inf: subtract 0 so exp2 gives 0, not NaN. */
         float ms = mx == -INFINITY ? 0.f : mx * mult;
-        float corr = ex2_approx_ftz_f32(m[k] * mult - ms);
-        m[k] = mx;
+        float corr = ex2_approx_ftz_f32(m[rr] * mult - ms);
+        m[rr] = mx;
+#if IS_8BIT
+        ms -= P_EXP_OFFSET; /* e4m3: P = 2^(x - max + 8) in [0, 256]; the 2^8 cancels in O / l */
+#endif
         float sum = 0.f;
 #pragma unroll
         for (int f = 0; f < S_FRAGS; ++f) {
-            float p0 = ex2_approx_ftz_f32(fmaf(S[f][2 * k], mult, -ms));
-            float p1 = ex2_approx_ftz_f32(fmaf(S[f][2 * k + 1], mult, -ms));
-            S[f][2 * k] = p0;
-            S[f][2 * k + 1] = p1;
+            float p0 = ex2_approx_ftz_f32(fmaf(S[sl][f][2 * k], mult, -ms));
+            float p1 = ex2_approx_ftz_f32(fmaf(S[sl][f][2 * k + 1], mult, -ms));
+            S[sl][f][2 * k] = p0;
+            S[sl][f][2 * k + 1] = p1;
             sum += p0 + p1;
         }
-        l[k] = l[k] * corr + sum;
+        l[rr] = l[rr] * corr + sum;
 #pragma unroll
         for (int o = 0; o < O_FRAGS; ++o) {
-            O[o][2 * k] *= corr;
-            O[o][2 * k + 1] *= corr;
+            O[sl][o][2 * k] *= corr;
+            O[sl][o][2 * k + 1] *= corr;
         }
     }
 }
 
 /* ---- Consumer: O += P V (P re-used from the S accumulators as A fragments) ------------------ */
-static __device__ __forceinline__ void compute_pv(const float S[S_FRAGS][4], float O[O_FRAGS][4], uint32_t sV_addr,
-                                                  int lane)
+#if IS_8BIT
+/* Two P values -> two bytes (byte 0 = lo). */
+static __device__ __forceinline__ uint32_t pack_p2(float lo, float hi)
+{
+#if defined(FWD_ARCH_LACKS_E4M3)
+    return 0u * (uint32_t)(lo + hi);
+#elif defined(FWD_E4M3)
+    return cvt_rn_satfinite_e4m3x2_f32(lo, hi);
+#else
+    return (uint32_t)__float2int_rn(lo * P_U8_SCALE) | ((uint32_t)__float2int_rn(hi * P_U8_SCALE) << 8);
+#endif
+}
+
+#define QUAD_LANE_MASK 3
+#define BYTE_PERM_LO_HALVES 0x5410 /* x.b0 x.b1 y.b0 y.b1 */
+#define BYTE_PERM_HI_HALVES 0x7632 /* x.b2 x.b3 y.b2 y.b3 */
+/* w holds this thread's P bytes for keys {2t, 2t+1, 2t+8, 2t+9} of a 16-key group; return the
+   bytes of keys {4t..4t+3}, the 8-bit A-fragment order: keys 4t, 4t+1 sit in lane (2t) & 3 (low
+   half for t < 2, high half beyond), keys 4t+2, 4t+3 in lane (2t+1) & 3. */
+static __device__ __forceinline__ uint32_t p_to_a_order(uint32_t w, int lane)
+{
+    const int t = lane & QUAD_LANE_MASK, base = lane & ~QUAD_LANE_MASK;
+    uint32_t x = __shfl_sync(FLASHC_FULL_WARP_MASK, w, base | ((2 * t) & QUAD_LANE_MASK));
+    uint32_t y = __shfl_sync(FLASHC_FULL_WARP_MASK, w, base | ((2 * t + 1) & QUAD_LANE_MASK));
+    return __byte_perm(x, y, t < 2 ? BYTE_PERM_LO_HALVES : BYTE_PERM_HI_HALVES);
+}
+
+static __device__ __forceinline__ void compute_pv(const float S[M_SLABS][S_FRAGS][4], float O[M_SLABS][O_FRAGS][4],
+                                                  uint32_t sVt_addr, int lane)
 {
 #pragma unroll
     for (int kk = 0; kk < K_STEPS_PV; ++kk) {
-        uint32_t a[4];
-        a[0] = PACK_INPUT(S[2 * kk][0], S[2 * kk][1]);
-        a[1] = PACK_INPUT(S[2 * kk][2], S[2 * kk][3]);
-        a[2] = PACK_INPUT(S[2 * kk + 1][0], S[2 * kk + 1][1]);
-        a[3] = PACK_INPUT(S[2 * kk + 1][2], S[2 * kk + 1][3]);
+        uint32_t a[M_SLABS][4];
+#pragma unroll
+        for (int sl = 0; sl < M_SLABS; ++sl) {
+#pragma unroll
+            for (int hf = 0; hf < 2; ++hf) {
+                const int j = kk * (MMA_K / MMA_N) + 2 * hf; /* first n8 block of this 16-key group */
+                uint32_t w_g = pack_p2(S[sl][j][0], S[sl][j][1]) | (pack_p2(S[sl][j + 1][0], S[sl][j + 1][1]) << 16);
+                uint32_t w_g8 = pack_p2(S[sl][j][2], S[sl][j][3]) | (pack_p2(S[sl][j + 1][2], S[sl][j + 1][3]) << 16);
+                a[sl][2 * hf] = p_to_a_order(w_g, lane);      /* row g,     keys 16hf + 4t.. */
+                a[sl][2 * hf + 1] = p_to_a_order(w_g8, lane); /* row g + 8, keys 16hf + 4t.. */
+            }
+        }
+#pragma unroll
+        for (int dd = 0; dd < O_FRAGS / 2; ++dd) {
+            /* V^T matrices: (d 0-7, keys 0-15), (d 0-7, keys 16-31), (d 8-15, keys 0-15), (d 8-15, keys 16-31) */
+            uint32_t b[4];
+            int row = dd * 2 * MMA_N + (lane % LDSM_ROWS) + (lane / (2 * LDSM_ROWS)) * LDSM_ROWS;
+            int ch = kk * CHUNKS_PER_K_STEP + ((lane / LDSM_ROWS) & 1);
+            ldmatrix_sync_aligned_m8n8_x4_shared_b16(b, sVt_addr + swz_vt(row, ch) * ELEM_BYTES);
+#pragma unroll
+            for (int sl = 0; sl < M_SLABS; ++sl) {
+                PV_MMA(O[sl][2 * dd], a[sl], b[0], b[1]);
+                PV_MMA(O[sl][2 * dd + 1], a[sl], b[2], b[3]);
+            }
+        }
+    }
+}
+#else
+static __device__ __forceinline__ void compute_pv(const float S[M_SLABS][S_FRAGS][4], float O[M_SLABS][O_FRAGS][4],
+                                                  uint32_t sV_addr, int lane)
+{
+#pragma unroll
+    for (int kk = 0; kk < K_STEPS_PV; ++kk) {
+        uint32_t a[M_SLABS][4];
+#pragma unroll
+        for (int sl = 0; sl < M_SLABS; ++sl) {
+            a[sl][0] = PACK_INPUT(S[sl][2 * kk][0], S[sl][2 * kk][1]);
+            a[sl][1] = PACK_INPUT(S[sl][2 * kk][2], S[sl][2 * kk][3]);
+            a[sl][2] = PACK_INPUT(S[sl][2 * kk + 1][0], S[sl][2 * kk + 1][1]);
+            a[sl][3] = PACK_INPUT(S[sl][2 * kk + 1][2], S[sl][2 * kk + 1][3]);
+        }
 #pragma unroll
         for (int dd = 0; dd < O_FRAGS / 2; ++dd) {
             /* transposed matrices: (keys 0-7, d 0-7), (keys 8-15, d 0-7), (keys 0-7, d 8-15), (keys 8-15, d 8-15) */
             uint32_t b[4];
-            int row = kk * 16 + (lane & 7) + ((lane >> 3) & 1) * 8;
-            int ch = dd * 2 + (lane >> 4);
+            int row = kk * MMA_K + (lane % LDSM_ROWS) + ((lane / LDSM_ROWS) & 1) * LDSM_ROWS;
+            int ch = dd * CHUNKS_PER_K_STEP + (lane / (2 * LDSM_ROWS));
             ldmatrix_sync_aligned_m8n8_x4_trans_shared_b16(b, sV_addr + swz(row, ch) * ELEM_BYTES);
-            MMA_16816(O[2 * dd], a, b[0], b[1]);
-            MMA_16816(O[2 * dd + 1], a, b[2], b[3]);
+#pragma unroll
+            for (int sl = 0; sl < M_SLABS; ++sl) {
+                MMA_16816(O[sl][2 * dd], a[sl], b[0], b[1]);
+                MMA_16816(O[sl][2 * dd + 1], a[sl], b[2], b[3]);
+            }
         }
     }
 }
+#endif
 
 /* ---- Epilogue ------------------------------------------------------------------------------- */
 static __device__ __forceinline__ uint32_t pack_output(float lo, float hi, flashc_dtype dt)
@@ -371,72 +615,86 @@ static __device__ __forceinline__ uint32_t pack_output(float lo, float hi, flash
 
 /* Normalise O, then either store it (out dtype, staged through smem for 16-byte rows) and LSE,
    or store the f32 partial and its LSE for the combine kernel. */
-static __device__ __forceinline__ void epilogue(const sm80_fwd_params *prm, const fwd_ctx *c, const fwd_rows *rw,
-                                                float O[O_FRAGS][4], const float m[2], const float l[2],
-                                                float mult, uint16_t *sO, int warp, int lane, int tid)
+static __device__ __forceinline__ void epilogue(const sm80_fwd_params *prm, const fwd_ctx *c,
+                                                float O[M_SLABS][O_FRAGS][4], const float m[ROWS_PER_THREAD],
+                                                const float l[ROWS_PER_THREAD], float mult, uint16_t *sO, int warp,
+                                                int lane, int tid)
 {
     const flashc_problem *p = &prm->p;
-    float inv[2], lse[2];
+    float inv[ROWS_PER_THREAD], lse[ROWS_PER_THREAD];
 #pragma unroll
-    for (int k = 0; k < 2; ++k) {
+    for (int k = 0; k < ROWS_PER_THREAD; ++k) {
         float sum = quad_sum(l[k]);
+#if IS_8BIT
+        inv[k] = sum > 0.f ? c->v_descale / sum : 0.f;
+        lse[k] = sum > 0.f ? (m[k] * mult + log2f(sum) - P_EXP_OFFSET) * FLASHC_LN2 : -INFINITY;
+#else
         inv[k] = sum > 0.f ? 1.f / sum : 0.f;
         lse[k] = sum > 0.f ? (m[k] * mult + log2f(sum)) * FLASHC_LN2 : -INFINITY;
+#endif
     }
-    const int t = lane & 3, g = lane >> 2;
+    const int t = lane & 3;
 
     if (prm->num_splits > 1) {
 #pragma unroll
-        for (int k = 0; k < 2; ++k) {
-            if (!rw->valid[k]) continue;
-            int64_t grow = (p->q_varlen ? (int64_t)c->q_off : (int64_t)c->bi * p->s_q) + rw->i[k];
-            float *dst = prm->ws_o + (((int64_t)c->split * p->total_q + grow) * p->h_q + rw->h[k]) * D;
+        for (int k = 0; k < ROWS_PER_THREAD; ++k) {
+            const fwd_row ri = row_info(prm, c, warp, lane, k);
+            if (!ri.valid) continue;
+            int64_t grow = (p->q_varlen ? (int64_t)c->q_off : (int64_t)c->bi * p->s_q) + ri.i;
+            float *dst = prm->ws_o + (((int64_t)c->split * p->total_q + grow) * p->h_q + ri.h) * D;
 #pragma unroll
             for (int o = 0; o < O_FRAGS; ++o) {
-                float2 v = make_float2(O[o][2 * k] * inv[k], O[o][2 * k + 1] * inv[k]);
-                *(float2 *)(dst + o * 8 + 2 * t) = v;
+                float2 v = make_float2(O[k >> 1][o][2 * (k & 1)] * inv[k], O[k >> 1][o][2 * (k & 1) + 1] * inv[k]);
+                *(float2 *)(dst + o * MMA_N + 2 * t) = v;
             }
-            if (t == 0) prm->ws_lse[((int64_t)c->split * p->h_q + rw->h[k]) * p->total_q + grow] = lse[k];
+            if (t == 0) prm->ws_lse[((int64_t)c->split * p->h_q + ri.h) * p->total_q + grow] = lse[k];
         }
         return;
     }
 
-    /* Stage the tile in smem (the Q region: each warp overwrites only the rows it alone read). */
+    /* Stage the tile in smem over the Q buffer (8-bit inputs: Q and the first K buffer); the
+       caller's barrier ordered this after every read of those buffers. */
 #pragma unroll
-    for (int k = 0; k < 2; ++k) {
-        int row = warp * WARP_ROWS + g + 8 * k;
+    for (int k = 0; k < ROWS_PER_THREAD; ++k) {
+        int row = acc_row(warp, lane, k);
 #pragma unroll
         for (int o = 0; o < O_FRAGS; ++o) {
-            int col = o * 8 + 2 * t;
-            uint32_t v = pack_output(O[o][2 * k] * inv[k], O[o][2 * k + 1] * inv[k], p->out_dtype);
-            *(uint32_t *)(sO + swz(row, col / CHUNK_ELEMS) + col % CHUNK_ELEMS) = v;
+            int col = o * MMA_N + 2 * t;
+            uint32_t v = pack_output(O[k >> 1][o][2 * (k & 1)] * inv[k], O[k >> 1][o][2 * (k & 1) + 1] * inv[k],
+                                     p->out_dtype);
+            *(uint32_t *)(sO + swz_o(row, col / OUT_CHUNK_ELEMS) + col % OUT_CHUNK_ELEMS) = v;
         }
-        if (p->lse && t == 0 && rw->valid[k])
-            p->lse[(int64_t)c->bi * p->lse_stride[0] + (int64_t)rw->h[k] * p->lse_stride[1] + c->q_off + rw->i[k]] =
-                lse[k];
+        if (p->lse && t == 0) {
+            const fwd_row ri = row_info(prm, c, warp, lane, k);
+            if (ri.valid)
+                p->lse[(int64_t)c->bi * p->lse_stride[0] + (int64_t)ri.h * p->lse_stride[1] + c->q_off + ri.i] = lse[k];
+        }
     }
     __syncthreads();
     uint16_t *out = (uint16_t *)p->o;
 #pragma unroll
-    for (int it = 0; it < Q_CHUNKS_PER_THREAD; ++it) {
+    for (int it = 0; it < OUT_CHUNKS_PER_THREAD; ++it) {
         int idx = tid + it * NUM_THREADS;
-        int row = idx / ROW_CHUNKS, ch = idx % ROW_CHUNKS;
+        int row = idx / OUT_ROW_CHUNKS, ch = idx % OUT_ROW_CHUNKS;
         int r = c->m0 + row;
         if (r >= c->m_rows) continue;
         int i = r / c->group;
         uint16_t *dst = out + (int64_t)c->bi * p->o_stride[0] + (int64_t)(c->q_off + i) * p->o_stride[1] +
-                        (int64_t)row_head(prm, c, r) * p->o_stride[2] + ch * CHUNK_ELEMS;
-        *(uint4 *)dst = *(const uint4 *)(sO + swz(row, ch));
+                        (int64_t)row_head(prm, c, r) * p->o_stride[2] + ch * OUT_CHUNK_ELEMS;
+        *(uint4 *)dst = *(const uint4 *)(sO + swz_o(row, ch));
     }
 }
 
 /* ---- Kernel --------------------------------------------------------------------------------- */
 __global__ void __launch_bounds__(NUM_THREADS, MIN_CTAS_PER_SM) FWD_KERNEL(const __grid_constant__ sm80_fwd_params prm)
 {
-    extern __shared__ __align__(128) uint16_t smem[];
-    uint16_t *sQ = smem;
-    uint16_t *sK = sQ + TILE_Q_ELEMS;                  /* STAGES K tiles */
-    uint16_t *sV = sK + STAGES * TILE_KV_ELEMS;        /* STAGES V tiles */
+#if defined(FWD_ARCH_LACKS_E4M3)
+    return;
+#else
+    extern __shared__ __align__(128) elem_t smem[];
+    elem_t *sQ = smem;
+    elem_t *sK = sQ + TILE_Q_ELEMS;                    /* STAGES K tiles */
+    elem_t *sV = sK + STAGES * TILE_KV_ELEMS;          /* STAGES V tiles (8-bit: V^T, d x BLOCK_N) */
     const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
 
     fwd_ctx c;
@@ -444,14 +702,20 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_CTAS_PER_SM) FWD_KERNEL(const
     if (c.m0 >= c.m_rows) return;
     int b_lo, b_hi;
     key_block_range(&prm, &c, &b_lo, &b_hi);
-    fwd_rows rw;
-    setup_rows(&prm, &c, warp, lane, &rw);
 
-    float O[O_FRAGS][4];
+    float O[M_SLABS][O_FRAGS][4];
+    float m[ROWS_PER_THREAD], l[ROWS_PER_THREAD];
 #pragma unroll
-    for (int o = 0; o < O_FRAGS; ++o) O[o][0] = O[o][1] = O[o][2] = O[o][3] = 0.f;
-    float m[2] = {-INFINITY, -INFINITY}, l[2] = {0.f, 0.f};
+    for (int sl = 0; sl < M_SLABS; ++sl)
+#pragma unroll
+        for (int o = 0; o < O_FRAGS; ++o) O[sl][o][0] = O[sl][o][1] = O[sl][o][2] = O[sl][o][3] = 0.f;
+#pragma unroll
+    for (int k = 0; k < ROWS_PER_THREAD; ++k) m[k] = -INFINITY, l[k] = 0.f;
+#if IS_8BIT
+    const float mult = prm.transform ? 1.f : prm.scale_log2 * c.qk_descale;
+#else
     const float mult = prm.transform ? 1.f : prm.scale_log2;
+#endif
     const uint32_t sQ_addr = cvta_to_shared_u32(sQ);
     const int count = b_hi - b_lo;
 
@@ -483,17 +747,17 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_CTAS_PER_SM) FWD_KERNEL(const
 #if Q_IN_REGS
             if (it == 0) {
 #pragma unroll
-                for (int kk = 0; kk < K_STEPS_QK; ++kk) load_q_frag(qf[kk], sQ_addr, warp, lane, kk);
+                for (int kk = 0; kk < K_STEPS_QK; ++kk) load_q_frag(qf[kk], sQ_addr, warp, lane, kk, 0);
             }
 #endif
-            float S[S_FRAGS][4];
+            float S[M_SLABS][S_FRAGS][4];
             compute_qk(S,
 #if Q_IN_REGS
                        qf,
 #endif
                        sQ_addr, cvta_to_shared_u32(sK + stage * TILE_KV_ELEMS), warp, lane);
             int need_mask = block_needs_mask(&prm, &c, n);
-            if (prm.transform || need_mask) score_transform(&prm, &c, &rw, S, n, lane, need_mask);
+            if (prm.transform || need_mask) score_transform(&prm, &c, S, n, warp, lane, need_mask);
             online_softmax(S, O, m, l, mult);
             compute_pv(S, O, cvta_to_shared_u32(sV + stage * TILE_KV_ELEMS), lane);
         }
@@ -501,7 +765,9 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_CTAS_PER_SM) FWD_KERNEL(const
     /* No copy may still target smem, and every warp is past its last ldmatrix of Q/K/V. */
     CP_ASYNC_WAIT_GROUP(0);
     __syncthreads();
-    epilogue(&prm, &c, &rw, O, m, l, mult, sQ, warp, lane, tid);
+    /* the output tile (16-bit) is staged over Q and, for 8-bit inputs, the first K buffer */
+    epilogue(&prm, &c, O, m, l, mult, (uint16_t *)sQ, warp, lane, tid);
+#endif
 }
 
 /* ---- Launcher ------------------------------------------------------------------------------- */
@@ -516,3 +782,4 @@ extern "C" cudaError_t FWD_NAME(const sm80_fwd_params *prm, int grid_m, int grid
 
 extern "C" int FWD_CAT(FWD_NAME, _smem_bytes)(void) { return SMEM_BYTES; }
 extern "C" int FWD_CAT(FWD_NAME, _block_n)(void) { return BLOCK_N; }
+extern "C" int FWD_CAT(FWD_NAME, _block_m)(void) { return BLOCK_M; }

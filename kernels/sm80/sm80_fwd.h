@@ -8,7 +8,14 @@
 #include <cuda_runtime.h>
 #include "problem.h"
 
-#define SM80_BLOCK_M 64     /* query rows per CTA: 4 warps x one m16 slab */
+/* 8-bit inputs (e4m3 on sm_89+, int8; head dims 64 and 128; V sequence-innermost). The kernels
+   compile clean, but had no device run yet: enable (1) only together with a passing
+   `test_gpu --backend sm80 --filter e4m3` / `--filter int8`. Off, those variant files compile to
+   nothing and check() answers NOT_SUPPORTED for 8-bit inputs. */
+#ifndef FLASHC_SM80_ENABLE_8BIT
+#define FLASHC_SM80_ENABLE_8BIT 0
+#endif
+
 #define SM80_NUM_WARPS 4
 #define SM80_NUM_THREADS (SM80_NUM_WARPS * 32)
 #define SM80_MAX_SPLITS 64  /* split-KV upper bound (combine kernel reads one LSE per lane pair) */
@@ -25,20 +32,31 @@ typedef struct sm80_fwd_params {
     float *ws_lse;          /* [num_splits][h_q][total_q] f32 partial LSE (natural log) */
 } sm80_fwd_params;
 
-/* Per (dtype, head dim) instantiations of fwd_kernel.cuh. */
+/* Per (dtype, head dim, rows per CTA) instantiations of fwd_kernel.cuh. */
 #define SM80_DECLARE_FWD(name)                                                                   \
     cudaError_t name(const sm80_fwd_params *prm, int grid_m, int grid_h, int grid_z, cudaStream_t stream); \
     int name##_smem_bytes(void);                                                                  \
-    int name##_block_n(void);
+    int name##_block_n(void);                                                                     \
+    int name##_block_m(void);
 #ifdef __cplusplus
 extern "C" {
 #endif
-SM80_DECLARE_FWD(flashc_sm80_fwd_f16_d64)
-SM80_DECLARE_FWD(flashc_sm80_fwd_f16_d128)
-SM80_DECLARE_FWD(flashc_sm80_fwd_f16_d256)
-SM80_DECLARE_FWD(flashc_sm80_fwd_bf16_d64)
-SM80_DECLARE_FWD(flashc_sm80_fwd_bf16_d128)
-SM80_DECLARE_FWD(flashc_sm80_fwd_bf16_d256)
+SM80_DECLARE_FWD(flashc_sm80_fwd_f16_d64_m64)
+SM80_DECLARE_FWD(flashc_sm80_fwd_f16_d64_m128)
+SM80_DECLARE_FWD(flashc_sm80_fwd_f16_d128_m64)
+SM80_DECLARE_FWD(flashc_sm80_fwd_f16_d128_m128)
+SM80_DECLARE_FWD(flashc_sm80_fwd_f16_d256_m64)
+SM80_DECLARE_FWD(flashc_sm80_fwd_bf16_d64_m64)
+SM80_DECLARE_FWD(flashc_sm80_fwd_bf16_d64_m128)
+SM80_DECLARE_FWD(flashc_sm80_fwd_bf16_d128_m64)
+SM80_DECLARE_FWD(flashc_sm80_fwd_bf16_d128_m128)
+SM80_DECLARE_FWD(flashc_sm80_fwd_bf16_d256_m64)
+#if FLASHC_SM80_ENABLE_8BIT
+SM80_DECLARE_FWD(flashc_sm80_fwd_e4m3_d64_m64)
+SM80_DECLARE_FWD(flashc_sm80_fwd_e4m3_d128_m64)
+SM80_DECLARE_FWD(flashc_sm80_fwd_int8_d64_m64)
+SM80_DECLARE_FWD(flashc_sm80_fwd_int8_d128_m64)
+#endif
 cudaError_t flashc_sm80_combine(const sm80_fwd_params *prm, cudaStream_t stream);
 #ifdef __cplusplus
 }

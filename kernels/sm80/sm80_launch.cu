@@ -1,6 +1,6 @@
 /*
  * sm80 path, host side: the launch.h contract (check / workspace size / forward).
- * Picks the (dtype, head dim) variant, whether to pack the query heads of a KV head into one tile
+ * Picks the (dtype, head dim, rows per CTA) variant, whether to pack the query heads of a KV head into one tile
  * (GQA packing: K/V are read once per KV head), and how many key splits fill the GPU (split-KV,
  * merged by sm80_combine.cu). The plan depends only on shapes and the device, so workspace size
  * and forward always agree.
@@ -11,6 +11,8 @@
 #include "sm80/sm80_fwd.h"
 
 #define SM80_MIN_CC_MAJOR 8
+#define SM80_E4M3_MIN_CC 89           /* mma / cvt e4m3: sm_89+ */
+#define SM80_8BIT_CHUNK_KEYS 16       /* V^T is loaded in 16-key (16-byte) chunks */
 #define SM80_LOG2E 1.4426950408889634f
 #define SM80_MAX_GRID_YZ 65535
 #define SM80_CTAS_PER_SM_TARGET 2      /* resident CTAs per SM the split heuristic aims to fill */
@@ -22,27 +24,56 @@ typedef cudaError_t (*sm80_fwd_fn)(const sm80_fwd_params *, int, int, int, cudaS
 
 typedef struct sm80_plan {
     sm80_fwd_fn fn;
-    int block_n, smem;
+    int block_m, block_n, smem;
     int pack, group;
     int grid_m, grid_h, splits;
 } sm80_plan;
 
-static int pick_variant(const flashc_problem *p, sm80_plan *pl)
+/* Rows (query rows x packed heads) from which the 128-row tile is used: below, most of it would
+   be padding (decode), and the 64-row tile keeps MMA work per byte of K/V low. */
+#define SM80_BIG_TILE_MIN_ROWS 128
+#define SM80_SMALL_TILE_M 64
+
+typedef struct sm80_variant {
+    flashc_dtype dt;
+    int d, block_m;
+    sm80_fwd_fn fn;
+    int (*smem)(void);
+    int (*block_n)(void);
+} sm80_variant;
+
+#define SM80_VARIANT(dtype, dt, dd, mm)                                                                    \
+    {dtype, dd, mm, flashc_sm80_fwd_##dt##_d##dd##_m##mm, flashc_sm80_fwd_##dt##_d##dd##_m##mm##_smem_bytes, \
+     flashc_sm80_fwd_##dt##_d##dd##_m##mm##_block_n}
+static const sm80_variant k_variants[] = {
+    SM80_VARIANT(FLASHC_DTYPE_F16, f16, 64, 128),   SM80_VARIANT(FLASHC_DTYPE_F16, f16, 64, 64),
+    SM80_VARIANT(FLASHC_DTYPE_F16, f16, 128, 128),  SM80_VARIANT(FLASHC_DTYPE_F16, f16, 128, 64),
+    SM80_VARIANT(FLASHC_DTYPE_F16, f16, 256, 64),   SM80_VARIANT(FLASHC_DTYPE_BF16, bf16, 64, 128),
+    SM80_VARIANT(FLASHC_DTYPE_BF16, bf16, 64, 64),  SM80_VARIANT(FLASHC_DTYPE_BF16, bf16, 128, 128),
+    SM80_VARIANT(FLASHC_DTYPE_BF16, bf16, 128, 64), SM80_VARIANT(FLASHC_DTYPE_BF16, bf16, 256, 64),
+#if FLASHC_SM80_ENABLE_8BIT
+    SM80_VARIANT(FLASHC_DTYPE_FP8_E4M3, e4m3, 64, 64), SM80_VARIANT(FLASHC_DTYPE_FP8_E4M3, e4m3, 128, 64),
+    SM80_VARIANT(FLASHC_DTYPE_INT8, int8, 64, 64),     SM80_VARIANT(FLASHC_DTYPE_INT8, int8, 128, 64),
+#endif
+};
+#define SM80_NUM_VARIANTS ((int)(sizeof k_variants / sizeof k_variants[0]))
+
+/* Largest tile (listed first) for the dtype and head dim that the rows warrant and the device's
+   shared memory allows. Returns 0 if none. */
+static int pick_variant(const flashc_problem *p, const flashc_device_info *dev, long long rows, sm80_plan *pl)
 {
-    const int bf = p->in_dtype == FLASHC_DTYPE_BF16;
-#define SM80_PICK(dt, dd)                                      \
-    do {                                                       \
-        pl->fn = flashc_sm80_fwd_##dt##_d##dd;                 \
-        pl->block_n = flashc_sm80_fwd_##dt##_d##dd##_block_n();  \
-        pl->smem = flashc_sm80_fwd_##dt##_d##dd##_smem_bytes(); \
-    } while (0)
-    switch (p->d) {
-    case 64: if (bf) SM80_PICK(bf16, 64); else SM80_PICK(f16, 64); return 1;
-    case 128: if (bf) SM80_PICK(bf16, 128); else SM80_PICK(f16, 128); return 1;
-    case 256: if (bf) SM80_PICK(bf16, 256); else SM80_PICK(f16, 256); return 1;
-    default: return 0;
+    for (int i = 0; i < SM80_NUM_VARIANTS; ++i) {
+        const sm80_variant *v = &k_variants[i];
+        if (v->dt != p->in_dtype || v->d != p->d) continue;
+        if (v->block_m > SM80_SMALL_TILE_M && rows < SM80_BIG_TILE_MIN_ROWS) continue;
+        if (v->smem() > dev->max_smem_optin) continue;
+        pl->fn = v->fn;
+        pl->block_m = v->block_m;
+        pl->block_n = v->block_n();
+        pl->smem = v->smem();
+        return 1;
     }
-#undef SM80_PICK
+    return 0;
 }
 
 static int choose_splits(const flashc_problem *p, const flashc_device_info *dev, const sm80_plan *pl)
@@ -68,14 +99,17 @@ static int choose_splits(const flashc_problem *p, const flashc_device_info *dev,
     return 1;
 }
 
-static void make_plan(const flashc_problem *p, const flashc_device_info *dev, sm80_plan *pl)
+/* Returns 0 if no variant fits (head dim or shared memory). */
+static int make_plan(const flashc_problem *p, const flashc_device_info *dev, sm80_plan *pl)
 {
     pl->group = p->h_kv > 0 ? p->h_q / p->h_kv : 1;
     pl->pack = pl->group > 1;
     long long rows = (long long)p->s_q * (pl->pack ? pl->group : 1);
-    pl->grid_m = (int)((rows + SM80_BLOCK_M - 1) / SM80_BLOCK_M);
+    if (!pick_variant(p, dev, rows, pl)) return 0;
+    pl->grid_m = (int)((rows + pl->block_m - 1) / pl->block_m);
     pl->grid_h = pl->pack ? p->h_kv : p->h_q;
     pl->splits = choose_splits(p, dev, pl);
+    return 1;
 }
 
 static size_t align_up(size_t x) { return (x + SM80_WS_ALIGN - 1) / SM80_WS_ALIGN * SM80_WS_ALIGN; }
@@ -94,29 +128,50 @@ extern "C" flashc_status flashc_sm80_check(const flashc_problem *p, const flashc
     if (dev->cc_major < SM80_MIN_CC_MAJOR)
         return flashc_error(FLASHC_STATUS_NOT_SUPPORTED, "sm80: needs compute capability 8.0+, device has %d.%d",
                             dev->cc_major, dev->cc_minor);
-    if (p->in_dtype == FLASHC_DTYPE_FP8_E4M3 || p->in_dtype == FLASHC_DTYPE_INT8)
-        return flashc_error(FLASHC_STATUS_NOT_SUPPORTED,
-                            "sm80: 8-bit inputs (fp8 e4m3 / int8) are not implemented in the sm80 path yet");
-    if (p->in_dtype != FLASHC_DTYPE_F16 && p->in_dtype != FLASHC_DTYPE_BF16)
-        return flashc_error(FLASHC_STATUS_NOT_SUPPORTED, "sm80: input dtype %d not supported", (int)p->in_dtype);
+    const int is8 = p->in_dtype == FLASHC_DTYPE_FP8_E4M3 || p->in_dtype == FLASHC_DTYPE_INT8;
+    if (is8) {
+        if (!FLASHC_SM80_ENABLE_8BIT)
+            return flashc_error(FLASHC_STATUS_NOT_SUPPORTED,
+                                "sm80: 8-bit inputs (fp8 e4m3 / int8) are not enabled in this build "
+                                "(FLASHC_SM80_ENABLE_8BIT: kernels not yet verified on a device)");
+        if (p->in_dtype == FLASHC_DTYPE_FP8_E4M3 && dev->cc_major * 10 + dev->cc_minor < SM80_E4M3_MIN_CC)
+            return flashc_error(FLASHC_STATUS_NOT_SUPPORTED, "sm80: fp8 e4m3 needs compute capability 8.9+, device has %d.%d",
+                                dev->cc_major, dev->cc_minor);
+        if (!p->v_transposed)
+            return flashc_error(FLASHC_STATUS_NOT_SUPPORTED,
+                                "sm80: 8-bit inputs need v_transposed = 1 (V sequence-innermost)");
+        if (p->kv_layout == FLASHC_KV_VARLEN)
+            return flashc_error(FLASHC_STATUS_NOT_SUPPORTED,
+                                "sm80: 8-bit inputs with varlen K/V are not implemented (sequence starts in "
+                                "transposed V need not be 16-byte aligned)");
+        if (p->kv_layout == FLASHC_KV_PAGED && p->page_size % SM80_8BIT_CHUNK_KEYS != 0)
+            return flashc_error(FLASHC_STATUS_NOT_SUPPORTED,
+                                "sm80: 8-bit paged K/V needs page_size a multiple of %d, got %d", SM80_8BIT_CHUNK_KEYS,
+                                p->page_size);
+        if (p->d != 64 && p->d != 128)
+            return flashc_error(FLASHC_STATUS_NOT_SUPPORTED, "sm80: 8-bit inputs support head dims 64 and 128, not %d",
+                                p->d);
+    } else {
+        if (p->in_dtype != FLASHC_DTYPE_F16 && p->in_dtype != FLASHC_DTYPE_BF16)
+            return flashc_error(FLASHC_STATUS_NOT_SUPPORTED, "sm80: input dtype %d not supported", (int)p->in_dtype);
+        if (p->v_transposed)
+            return flashc_error(FLASHC_STATUS_NOT_SUPPORTED, "sm80: v_transposed needs 8-bit inputs");
+    }
     if (p->out_dtype != FLASHC_DTYPE_F16 && p->out_dtype != FLASHC_DTYPE_BF16)
         return flashc_error(FLASHC_STATUS_NOT_SUPPORTED, "sm80: output dtype must be f16 or bf16");
-    if (p->v_transposed)
-        return flashc_error(FLASHC_STATUS_NOT_SUPPORTED, "sm80: v_transposed is not implemented");
     if (p->bias && p->bias_dtype != FLASHC_DTYPE_F32 && p->bias_dtype != FLASHC_DTYPE_F16 &&
         p->bias_dtype != FLASHC_DTYPE_BF16)
         return flashc_error(FLASHC_STATUS_NOT_SUPPORTED, "sm80: bias dtype must be f32, f16 or bf16");
-    sm80_plan pl;
-    if (!pick_variant(p, &pl))
-        return flashc_error(FLASHC_STATUS_NOT_SUPPORTED, "sm80: head dim %d not supported (have 64, 128, 256)",
-                            p->d);
-    if (pl.smem > dev->max_smem_optin)
-        return flashc_error(FLASHC_STATUS_NOT_SUPPORTED,
-                            "sm80: head dim %d needs %d bytes of shared memory, device allows %d", p->d, pl.smem,
-                            dev->max_smem_optin);
     if (p->kv_layout == FLASHC_KV_PAGED && p->page_size <= 0)
         return flashc_error(FLASHC_STATUS_NOT_SUPPORTED, "sm80: paged KV with page size %d", p->page_size);
-    make_plan(p, dev, &pl);
+    if (p->d != 64 && p->d != 128 && p->d != 256)
+        return flashc_error(FLASHC_STATUS_NOT_SUPPORTED, "sm80: head dim %d not supported (have 64, 128, 256)",
+                            p->d);
+    sm80_plan pl;
+    if (!make_plan(p, dev, &pl))
+        return flashc_error(FLASHC_STATUS_NOT_SUPPORTED,
+                            "sm80: head dim %d needs more shared memory than the device allows (%d bytes)", p->d,
+                            dev->max_smem_optin);
     if (pl.grid_h > SM80_MAX_GRID_YZ || (long long)p->b * pl.splits > SM80_MAX_GRID_YZ)
         return flashc_error(FLASHC_STATUS_NOT_SUPPORTED, "sm80: grid too large (heads %d, batch %d)", pl.grid_h,
                             p->b);
@@ -126,9 +181,7 @@ extern "C" flashc_status flashc_sm80_check(const flashc_problem *p, const flashc
 extern "C" size_t flashc_sm80_workspace_size(const flashc_problem *p, const flashc_device_info *dev)
 {
     sm80_plan pl;
-    if (!pick_variant(p, &pl)) return 0;
-    make_plan(p, dev, &pl);
-    if (pl.splits <= 1) return 0;
+    if (!make_plan(p, dev, &pl) || pl.splits <= 1) return 0;
     return ws_o_bytes(p, pl.splits) + ws_lse_bytes(p, pl.splits);
 }
 
@@ -136,9 +189,8 @@ extern "C" flashc_status flashc_sm80_forward(const flashc_problem *p, const flas
                                              size_t workspace_bytes, struct CUstream_st *stream)
 {
     sm80_plan pl;
-    if (!pick_variant(p, &pl))
-        return flashc_error(FLASHC_STATUS_NOT_SUPPORTED, "sm80: head dim %d not supported", p->d);
-    make_plan(p, dev, &pl);
+    if (!make_plan(p, dev, &pl))
+        return flashc_error(FLASHC_STATUS_NOT_SUPPORTED, "sm80: no kernel for head dim %d on this device", p->d);
     if (pl.grid_m == 0 || p->b == 0 || p->h_q == 0) return FLASHC_STATUS_SUCCESS;
 
     sm80_fwd_params prm;

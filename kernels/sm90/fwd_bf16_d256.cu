@@ -5,4 +5,6 @@
 #define FWD_HEAD_DIM 256
 #define FWD_CONSUMER_WGS SM90_D256_WGS
 #define FWD_BLOCK_N SM90_D256_BLOCK_N
+#define FWD_KV_STAGES SM90_D256_STAGES
+#define FWD_Q_SLOTS SM90_D256_Q_SLOTS
 #include "sm90/fwd_kernel.cuh"

@@ -5,4 +5,6 @@
 #define FWD_HEAD_DIM 128
 #define FWD_CONSUMER_WGS SM90_D128_WGS
 #define FWD_BLOCK_N SM90_D128_BLOCK_N
+#define FWD_KV_STAGES SM90_D128_STAGES
+#define FWD_Q_SLOTS SM90_D128_Q_SLOTS
 #include "sm90/fwd_kernel.cuh"

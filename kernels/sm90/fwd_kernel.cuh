@@ -9,24 +9,31 @@
  *   FWD_BLOCK_N      keys per K/V tile (multiple of 16, one of the SS shapes in ptx/wgmma.h)
  *
  *   FWD_CONSUMER_WGS 2 | 3      (BLOCK_M = 64 x consumer warpgroups)
+ *   FWD_KV_STAGES    2 | 3      (depth of the K/V ring)
+ *   FWD_Q_SLOTS      1 | 2      (Q buffers: 2 lets the next tile's Q land during this tile)
  *
  * Budget (per block; one block per SM, 128 x (1 + WGS) threads):
  *   warpgroup 0   producer: one thread issues every TMA load; 24 registers (setmaxnreg.dec)
  *   warpgroups 1.. consumers: 64 query rows each; 240 registers (2 WGs) or 160 (3 WGs)
  *                  registers/thread: S = BLOCK_N/2 f32, P = BLOCK_N/4 b32, O = D/2 f32
- *   shared memory: Q [BLOCK_M x D] + 2 stages x (K + V) [BLOCK_N x D], all as 64-column panels of
- *                  128-byte rows, 128B-swizzled by TMA and read by wgmma through matching
+ *   shared memory: Q_SLOTS x Q [BLOCK_M x D] + STAGES x (K + V) [BLOCK_N x D], as 64-column
+ *                  panels of 128-byte rows, 128B-swizzled by TMA and read by wgmma through matching
  *                  descriptors; + 1 KB alignment slack + mbarriers
  *                  (the tile table in sm90_fwd.cuh lists each variant's total)
  *
- * Schedule per tile (rows m_block*128 .. +127 of one (batch, head)); key blocks run high -> low
- * so the masked ones (causal diagonal, s_k tail) come first:
- *   producer:  Q once, then K_n, V_n for n = last .. 0 through a 2-stage ring of mbarriers
+ * Grid: one block per SM, static round-robin over tiles (BLOCK_M query rows of one (batch,
+ * head)); causal tiles go longest first with the block order reversed on odd rounds (snake).
+ *
+ * Schedule per tile; key blocks run high -> low so the masked ones (causal diagonal, s_k tail)
+ * come first:
+ *   producer:  Q once (into the tile's Q slot), then K_n, V_n for n = last .. 0 through a ring of
+ *              mbarrier-guarded stages
  *   consumer:  S = Q K_n^T (SS wgmma) is issued together with O += P_{n+1} V_{n+1} (RS wgmma, P
  *              from registers, V row-major = MN-major B); the softmax of S_n overlaps that PV.
  *              The consumer warpgroups take turns issuing (named-barrier ping-pong) so one's
  *              softmax overlaps the others' GEMMs.
- *   epilogue:  O / rowsum straight from registers to global (rows >= s_q skipped), LSE in f32.
+ *   epilogue:  O / rowsum straight from registers to global (rows >= s_q skipped), LSE in f32;
+ *              the next tile's first QK^T is issued before it, so the stores overlap that GEMM.
  */
 #include <stdint.h>
 #include <math.h>
@@ -46,9 +53,9 @@
 #define FWD_D FWD_HEAD_DIM
 #define FWD_N FWD_BLOCK_N
 #define FWD_WGS FWD_CONSUMER_WGS            /* consumer warpgroups: 2 or 3 */
-#define FWD_WG_ROWS 64                      /* query rows per consumer warpgroup (wgmma M) */
+#define FWD_WG_ROWS SM90_WG_ROWS            /* query rows per consumer warpgroup (wgmma M = 64) */
 #define FWD_M (FWD_WG_ROWS * FWD_WGS)
-#define FWD_STAGES SM90_STAGES
+#define FWD_STAGES FWD_KV_STAGES
 #define FWD_WG_THREADS 128
 #define FWD_THREADS (FWD_WG_THREADS * (1 + FWD_WGS))
 #define FWD_CONSUMER_WARPS (FWD_WGS * FWD_WG_THREADS / 32)
@@ -68,7 +75,7 @@
 #define FWD_KV_PANEL_BYTES (FWD_N * SM90_PANEL_ROW_BYTES)
 #define FWD_Q_BYTES (FWD_Q_PANEL_BYTES * FWD_PANELS)
 #define FWD_KV_BYTES (FWD_KV_PANEL_BYTES * FWD_PANELS)
-#define FWD_SMEM_BYTES SM90_SMEM_BYTES(FWD_D, FWD_M, FWD_N, FWD_ELEM_BYTES)
+#define FWD_SMEM_BYTES SM90_SMEM_BYTES(FWD_D, FWD_M, FWD_N, FWD_STAGES, FWD_Q_SLOTS, FWD_ELEM_BYTES)
 #define FWD_MMA_K 16                        /* k of one 16-bit wgmma */
 #define FWD_MMA_K_BYTES (FWD_MMA_K * FWD_ELEM_BYTES)
 #define FWD_K_STEPS_PER_PANEL (SM90_PANEL_COLS / FWD_MMA_K)
@@ -101,18 +108,26 @@
 #define FWD_KERNEL FWD_CAT(FWD_NAME, _kernel)
 
 /* ---- Setup: shared-memory map, tiles ----------------------------------------------------- */
-/* Offsets from the 1 KB-aligned base: Q | K stages | V stages | mbarriers (8 B each). Addresses
-   are computed, not tabled, so a run-time stage index never sends a table to local memory. */
-#define FWD_K_OFFSET FWD_Q_BYTES
-#define FWD_V_OFFSET (FWD_Q_BYTES + FWD_STAGES * FWD_KV_BYTES)
-#define FWD_BAR_OFFSET (FWD_Q_BYTES + 2 * FWD_STAGES * FWD_KV_BYTES)
+/* Offsets from the 1 KB-aligned base: Q slots | K stages | V stages | mbarriers (8 B each).
+   Addresses are computed, not tabled, so a run-time index never sends a table to local memory. */
+#define FWD_K_OFFSET (FWD_Q_SLOTS * FWD_Q_BYTES)
+#define FWD_V_OFFSET (FWD_K_OFFSET + FWD_STAGES * FWD_KV_BYTES)
+#define FWD_BAR_OFFSET (FWD_K_OFFSET + 2 * FWD_STAGES * FWD_KV_BYTES)
 #define FWD_MBARRIER_BYTES 8
 enum fwd_barrier { FWD_Q_FULL, FWD_Q_EMPTY, FWD_K_FULL, FWD_K_EMPTY, FWD_V_FULL, FWD_V_EMPTY, FWD_BARRIER_KINDS };
 
+typedef char fwd_barriers_fit[(FWD_STAGES > FWD_Q_SLOTS ? FWD_STAGES : FWD_Q_SLOTS) * FWD_BARRIER_KINDS *
+                                       FWD_MBARRIER_BYTES <= SM90_BARRIER_BYTES ? 1 : -1];
+
 typedef struct fwd_smem {
-    uint32_t base; /* shared address of Q; warpgroup w's rows start at + w * 64 rows */
+    uint32_t base; /* shared address of Q slot 0 */
 } fwd_smem;
 
+/* Q slot `slot`; warpgroup w's rows start at + w * 64 rows of every panel. */
+static __device__ __forceinline__ uint32_t fwd_q(const fwd_smem *s, uint32_t slot)
+{
+    return s->base + slot * FWD_Q_BYTES;
+}
 static __device__ __forceinline__ uint32_t fwd_k(const fwd_smem *s, uint32_t stage)
 {
     return s->base + FWD_K_OFFSET + stage * FWD_KV_BYTES;
@@ -121,7 +136,7 @@ static __device__ __forceinline__ uint32_t fwd_v(const fwd_smem *s, uint32_t sta
 {
     return s->base + FWD_V_OFFSET + stage * FWD_KV_BYTES;
 }
-/* Barrier `kind` of `stage` (Q barriers have stage 0). */
+/* Barrier `kind` of K/V `stage` or Q `slot`. */
 static __device__ __forceinline__ uint32_t fwd_bar(const fwd_smem *s, int kind, uint32_t stage)
 {
     return s->base + FWD_BAR_OFFSET + (stage * FWD_BARRIER_KINDS + kind) * FWD_MBARRIER_BYTES;
@@ -130,8 +145,10 @@ static __device__ __forceinline__ uint32_t fwd_bar(const fwd_smem *s, int kind, 
 static __device__ void fwd_init_barriers(const fwd_smem *s)
 {
     /* Empty barriers take one arrival per consumer warp (each warp sees its own wgmma finish). */
-    mbarrier_init(fwd_bar(s, FWD_Q_FULL, 0), 1);
-    mbarrier_init(fwd_bar(s, FWD_Q_EMPTY, 0), FWD_CONSUMER_WARPS);
+    for (uint32_t i = 0; i < FWD_Q_SLOTS; ++i) {
+        mbarrier_init(fwd_bar(s, FWD_Q_FULL, i), 1);
+        mbarrier_init(fwd_bar(s, FWD_Q_EMPTY, i), FWD_CONSUMER_WARPS);
+    }
     for (uint32_t i = 0; i < FWD_STAGES; ++i) {
         mbarrier_init(fwd_bar(s, FWD_K_FULL, i), 1);
         mbarrier_init(fwd_bar(s, FWD_K_EMPTY, i), FWD_CONSUMER_WARPS);
@@ -145,21 +162,30 @@ typedef struct fwd_tile {
     int32_t m_block, head, batch;
 } fwd_tile;
 
-/* Static persistent schedule: block i takes tiles i, i + grid, ... Tiles are grouped in sections
-   of heads_per_section (batch, head) pairs whose K/V fit in L2 together; inside a section the
-   head varies fastest, so the tiles in flight share K/V. Causal: highest m_block first inside a
-   section (longest tiles first). */
+/* Static persistent schedule. Round r gives block i the tile r * grid + i, or with
+   SM90_SCHED_SNAKE on odd rounds r * grid + (grid - 1 - i), which evens out the per-block sums of
+   tiles sorted longest first. Returns -1 past the last tile. */
+static __device__ __forceinline__ int32_t fwd_tile_index(const sm90_fwd_params *p, int32_t round)
+{
+    const int32_t lane = (p->schedule & SM90_SCHED_SNAKE) && (round & 1) ? gridDim.x - 1 - blockIdx.x : blockIdx.x;
+    const int32_t t = round * gridDim.x + lane;
+    return t < p->num_tiles ? t : -1;
+}
+
+/* Tile order. Non-causal: m_block fastest, so the tiles in flight share one head's K/V in L2.
+   Causal: (batch, head) fastest and m_block descending, i.e. longest tiles first. */
 static __device__ __forceinline__ fwd_tile fwd_tile_at(const sm90_fwd_params *p, int32_t t)
 {
-    const int32_t heads = p->h_q * p->b;
-    const int32_t section_tiles = p->heads_per_section * p->num_m_blocks;
-    const int32_t section = t / section_tiles, in_section = t % section_tiles;
-    const int32_t first = section * p->heads_per_section;
-    const int32_t n_heads = min(p->heads_per_section, heads - first);
-    const int32_t m_idx = in_section / n_heads;
-    const int32_t bh = first + in_section % n_heads;
     fwd_tile c;
-    c.m_block = p->causal ? p->num_m_blocks - 1 - m_idx : m_idx;
+    int32_t bh;
+    if (p->causal) {
+        const int32_t heads = p->h_q * p->b;
+        c.m_block = p->num_m_blocks - 1 - t / heads;
+        bh = t % heads;
+    } else {
+        c.m_block = t % p->num_m_blocks;
+        bh = t / p->num_m_blocks;
+    }
     c.head = bh % p->h_q;
     c.batch = bh / p->h_q;
     return c;
@@ -203,16 +229,19 @@ static __device__ void fwd_producer(const sm90_fwd_params *p, const fwd_smem *s)
     prefetch_tensormap(&p->tmap_k);
     prefetch_tensormap(&p->tmap_v);
     uint32_t kv = 0, tile_iter = 0;
-    for (int32_t t = blockIdx.x; t < p->num_tiles; t += gridDim.x) {
+    for (int32_t round = 0;; ++round) {
+        const int32_t t = fwd_tile_index(p, round);
+        if (t < 0) break;
         const fwd_tile c = fwd_tile_at(p, t);
         const int32_t n_blocks = fwd_num_n_blocks(p, c.m_block);
         if (n_blocks == 0) continue;
         const int32_t kv_head = c.head / p->q_per_kv;
-        /* Q: the consumers release it after their last QK^T of the previous tile. */
-        mbarrier_wait_parity(fwd_bar(s, FWD_Q_EMPTY, 0), (tile_iter & 1) ^ 1);
-        mbarrier_arrive_expect_tx(fwd_bar(s, FWD_Q_FULL, 0), FWD_Q_BYTES);
-        fwd_load_tile(s->base, FWD_Q_PANEL_BYTES, &p->tmap_q, c.m_block * FWD_M, c.head, c.batch, fwd_bar(s, FWD_Q_FULL, 0),
-                      CP_ASYNC_BULK_EVICT_FIRST);
+        /* Q slot: the consumers release it after their last QK^T of the tile that used it. */
+        const uint32_t q_slot = tile_iter % FWD_Q_SLOTS, q_parity = (tile_iter / FWD_Q_SLOTS) & 1;
+        mbarrier_wait_parity(fwd_bar(s, FWD_Q_EMPTY, q_slot), q_parity ^ 1);
+        mbarrier_arrive_expect_tx(fwd_bar(s, FWD_Q_FULL, q_slot), FWD_Q_BYTES);
+        fwd_load_tile(fwd_q(s, q_slot), FWD_Q_PANEL_BYTES, &p->tmap_q, c.m_block * FWD_M, c.head, c.batch,
+                      fwd_bar(s, FWD_Q_FULL, q_slot), CP_ASYNC_BULK_EVICT_FIRST);
         for (int32_t n = n_blocks - 1; n >= 0; --n, ++kv) {
             const uint32_t stage = kv % FWD_STAGES, parity = (kv / FWD_STAGES) & 1;
             mbarrier_wait_parity(fwd_bar(s, FWD_K_EMPTY, stage), parity ^ 1);
@@ -243,14 +272,16 @@ static __device__ __forceinline__ void fwd_issue_qk(float *s, uint32_t q, uint32
 }
 
 /* O[64 x D] += P[64 x N] V[N x D]: P from registers (4 b32 per k-step), V row-major in smem is
-   MN-major B: 64-column panels FWD_KV_PANEL_BYTES apart, 8-key groups 1 KB apart, 16 keys = 2 KB. */
-static __device__ __forceinline__ void fwd_issue_pv(float *o, const uint32_t *pf, uint32_t v)
+   MN-major B: 64-column panels FWD_KV_PANEL_BYTES apart, 8-key groups 1 KB apart, 16 keys = 2 KB.
+   accumulate = 0 on a tile's first PV overwrites O, so O is never zeroed by ordinary instructions
+   (which would serialise the next tile's QK^T that is in flight during the epilogue). */
+static __device__ __forceinline__ void fwd_issue_pv(float *o, const uint32_t *pf, uint32_t v, int accumulate)
 {
 #pragma unroll
     for (int kk = 0; kk < FWD_N / FWD_MMA_K; ++kk) {
         const uint64_t db = wgmma_desc_sw128(v + kk * 2 * FWD_SWIZZLE_GROUP_BYTES, FWD_KV_PANEL_BYTES,
                                              FWD_SWIZZLE_GROUP_BYTES);
-        FWD_WGMMA_PV(o, pf + 4 * kk, db, 1);
+        FWD_WGMMA_PV(o, pf + 4 * kk, db, kk > 0 || accumulate);
     }
 }
 
@@ -362,30 +393,39 @@ static __device__ __forceinline__ void fwd_rescale_o(float *o, const float *corr
 }
 
 /* ---- Consumer: main loop over key blocks of one tile ------------------------------------- */
+/* S = Q K^T of a tile's first (highest) key block, left in flight: waits for Q and K, takes a turn. */
+static __device__ __forceinline__ void fwd_issue_first_qk(const fwd_smem *sm, int cwg, uint32_t tile_iter,
+                                                          uint32_t kv, float *s)
+{
+    const uint32_t q_slot = tile_iter % FWD_Q_SLOTS, q_parity = (tile_iter / FWD_Q_SLOTS) & 1;
+    const uint32_t stage = kv % FWD_STAGES, parity = (kv / FWD_STAGES) & 1;
+    mbarrier_wait_parity(fwd_bar(sm, FWD_Q_FULL, q_slot), q_parity);
+    mbarrier_wait_parity(fwd_bar(sm, FWD_K_FULL, stage), parity);
+    fwd_turn_wait(cwg);
+    wgmma_fence();
+    fwd_issue_qk(s, fwd_q(sm, q_slot) + cwg * FWD_WG_ROWS * SM90_PANEL_ROW_BYTES, fwd_k(sm, stage));
+    wgmma_commit_group();
+    fwd_turn_pass(cwg);
+}
+
+/* The tile's first QK^T (into s) has been issued by fwd_issue_first_qk and has completed. */
 static __device__ __forceinline__ void fwd_mainloop(const sm90_fwd_params *p, const fwd_smem *sm, int cwg,
                                                     const fwd_tile *c, int32_t n_blocks, int32_t row0,
                                                     int quad_col, uint32_t *kv_counter, uint32_t tile_iter,
-                                                    float *o, float *row_max, float *row_sum)
+                                                    float *s, float *o, float *row_max, float *row_sum)
 {
-    const uint32_t q = sm->base + cwg * FWD_WG_ROWS * SM90_PANEL_ROW_BYTES;
-    float s[FWD_S_REGS], corr[2];
+    const uint32_t q_slot = tile_iter % FWD_Q_SLOTS;
+    const uint32_t q = fwd_q(sm, q_slot) + cwg * FWD_WG_ROWS * SM90_PANEL_ROW_BYTES;
+    float corr[2];
     uint32_t pf[FWD_P_REGS];
     uint32_t kv = *kv_counter;
     uint32_t stage = kv % FWD_STAGES, parity = (kv / FWD_STAGES) & 1;
     int32_t n = n_blocks - 1;
 
-    mbarrier_wait_parity(fwd_bar(sm, FWD_Q_FULL, 0), tile_iter & 1);
     /* Prologue: S of the last key block alone. */
-    mbarrier_wait_parity(fwd_bar(sm, FWD_K_FULL, stage), parity);
-    fwd_turn_wait(cwg);
-    wgmma_fence();
-    fwd_issue_qk(s, q, fwd_k(sm, stage));
-    wgmma_commit_group();
-    fwd_turn_pass(cwg);
-    wgmma_wait_group(0);
     fwd_fence_s(s);
     fwd_release(fwd_bar(sm, FWD_K_EMPTY, stage));
-    if (n == 0) fwd_release(fwd_bar(sm, FWD_Q_EMPTY, 0));
+    if (n == 0) fwd_release(fwd_bar(sm, FWD_Q_EMPTY, q_slot));
     if (fwd_block_needs_mask(p, c->m_block, n)) fwd_mask(s, p, n, row0, quad_col);
     fwd_softmax(s, row_max, row_sum, corr, p->scale_log2);
     fwd_convert_p(pf, s);
@@ -405,13 +445,13 @@ static __device__ __forceinline__ void fwd_mainloop(const sm90_fwd_params *p, co
         wgmma_commit_group();
         mbarrier_wait_parity(fwd_bar(sm, FWD_V_FULL, v_stage), v_parity);
         wgmma_fence();
-        fwd_issue_pv(o, pf, fwd_v(sm, v_stage));
+        fwd_issue_pv(o, pf, fwd_v(sm, v_stage), n < n_blocks - 1);
         wgmma_commit_group();
         fwd_turn_pass(cwg);
         wgmma_wait_group(1);
         fwd_fence_s(s);
         fwd_release(fwd_bar(sm, FWD_K_EMPTY, stage));
-        if (n == 1) fwd_release(fwd_bar(sm, FWD_Q_EMPTY, 0));
+        if (n == 1) fwd_release(fwd_bar(sm, FWD_Q_EMPTY, q_slot));
         if (fwd_block_needs_mask(p, c->m_block, n - 1)) fwd_mask(s, p, n - 1, row0, quad_col);
         fwd_softmax(s, row_max, row_sum, corr, p->scale_log2);
         wgmma_wait_group(0);
@@ -428,7 +468,7 @@ static __device__ __forceinline__ void fwd_mainloop(const sm90_fwd_params *p, co
     fwd_fence_o(o);
     fwd_fence_p(pf);
     wgmma_fence();
-    fwd_issue_pv(o, pf, fwd_v(sm, stage));
+    fwd_issue_pv(o, pf, fwd_v(sm, stage), n_blocks > 1);
     wgmma_commit_group();
     fwd_turn_pass(cwg);
     wgmma_wait_group(0);
@@ -454,7 +494,9 @@ static __device__ __forceinline__ void fwd_epilogue(const sm90_fwd_params *p, co
                         (int64_t)c->head * p->o_stride[2] + 2 * quad_col;
 #pragma unroll
         for (int j = 0; j < FWD_D / 8; ++j) {
-            const float lo = o[4 * j + 2 * r] * inv, hi = o[4 * j + 2 * r + 1] * inv;
+            /* select, not multiply: O is not initialised for a tile without keys */
+            const float lo = sum > 0.0f ? o[4 * j + 2 * r] * inv : 0.0f;
+            const float hi = sum > 0.0f ? o[4 * j + 2 * r + 1] * inv : 0.0f;
             *(uint32_t *)(dst + 8 * j) = p->out_bf16 ? cvt_rn_bf16x2_f32(lo, hi) : cvt_rn_f16x2_f32(lo, hi);
         }
         if (p->lse && quad_col == 0)
@@ -463,26 +505,57 @@ static __device__ __forceinline__ void fwd_epilogue(const sm90_fwd_params *p, co
     }
 }
 
+/* First tile at or after `*round` that has key blocks; tiles without any (causal, s_q > s_k) are
+   written on the way (zeros, LSE -inf). Returns -1 when this block has no more work. */
+static __device__ __forceinline__ int32_t fwd_next_work(const sm90_fwd_params *p, int32_t *round, int32_t row_in_tile,
+                                                        int quad_col, const float *o)
+{
+    const float no_max[2] = {-INFINITY, -INFINITY}, no_sum[2] = {0.0f, 0.0f};
+    for (;; ++*round) {
+        const int32_t t = fwd_tile_index(p, *round);
+        if (t < 0) return -1;
+        const fwd_tile c = fwd_tile_at(p, t);
+        if (fwd_num_n_blocks(p, c.m_block) > 0) return t;
+        fwd_epilogue(p, &c, c.m_block * FWD_M + row_in_tile, quad_col, o, no_max, no_sum);
+    }
+}
+
 static __device__ void fwd_consumer(const sm90_fwd_params *p, const fwd_smem *sm, int cwg)
 {
     const int tid = threadIdx.x % FWD_WG_THREADS;
     const int warp = tid / 32, lane = tid % 32;
-    const int quad_row = lane / 4, quad_col = lane % 4;
+    const int quad_col = lane % 4;
+    const int32_t row_in_tile = cwg * FWD_WG_ROWS + warp * 16 + lane / 4;
     uint32_t kv = 0, tile_iter = 0;
+    float s[FWD_S_REGS], o[FWD_O_REGS]; /* accumulators live across tiles (see fwd_issue_pv) */
     /* The first consumer warpgroup holds the first turn (passed to it by the "last" one). */
     if (cwg == 0) fwd_turn_pass(FWD_WGS - 1);
-    for (int32_t t = blockIdx.x; t < p->num_tiles; t += gridDim.x) {
+    /* Each tile's first QK^T is issued once: here, or under the previous tile's epilogue. It is
+       complete (wait_group 0) before control flow joins, so no accumulator is in flight across a
+       join (ptxas would serialise every wgmma otherwise, C7515). */
+    int32_t round = 0;
+    int32_t t = fwd_next_work(p, &round, row_in_tile, quad_col, o);
+    if (t >= 0) {
+        fwd_issue_first_qk(sm, cwg, tile_iter, kv, s);
+        wgmma_wait_group(0);
+    }
+    while (t >= 0) {
         const fwd_tile c = fwd_tile_at(p, t);
         const int32_t n_blocks = fwd_num_n_blocks(p, c.m_block);
-        const int32_t row0 = c.m_block * FWD_M + cwg * FWD_WG_ROWS + warp * 16 + quad_row;
-        float o[FWD_O_REGS], row_max[2] = {-INFINITY, -INFINITY}, row_sum[2] = {0.0f, 0.0f};
-#pragma unroll
-        for (int i = 0; i < FWD_O_REGS; ++i) o[i] = 0.0f;
-        if (n_blocks > 0) {
-            fwd_mainloop(p, sm, cwg, &c, n_blocks, row0, quad_col, &kv, tile_iter, o, row_max, row_sum);
-            ++tile_iter;
+        const int32_t row0 = c.m_block * FWD_M + row_in_tile;
+        float row_max[2] = {-INFINITY, -INFINITY}, row_sum[2] = {0.0f, 0.0f};
+        fwd_mainloop(p, sm, cwg, &c, n_blocks, row0, quad_col, &kv, tile_iter, s, o, row_max, row_sum);
+        ++tile_iter;
+        ++round;
+        const int32_t t_next = fwd_next_work(p, &round, row_in_tile, quad_col, o);
+        if (t_next >= 0) {
+            fwd_issue_first_qk(sm, cwg, tile_iter, kv, s);
+            fwd_epilogue(p, &c, row0, quad_col, o, row_max, row_sum);
+            wgmma_wait_group(0);
+        } else {
+            fwd_epilogue(p, &c, row0, quad_col, o, row_max, row_sum);
         }
-        fwd_epilogue(p, &c, row0, quad_col, o, row_max, row_sum);
+        t = t_next;
     }
 }
 

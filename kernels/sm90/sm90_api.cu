@@ -28,38 +28,45 @@
 typedef cudaError_t (*sm90_launcher)(const sm90_fwd_params *, int, cudaStream_t);
 
 typedef struct sm90_variant {
-    int block_m, block_n;
+    int block_m, block_n, stages, q_slots;
     sm90_launcher launch;
 } sm90_variant;
+
+static sm90_variant sm90_variant_of(int wgs, int block_n, int stages, int q_slots, sm90_launcher launch)
+{
+    sm90_variant v;
+    v.block_m = wgs * SM90_WG_ROWS;
+    v.block_n = block_n;
+    v.stages = stages;
+    v.q_slots = q_slots;
+    v.launch = launch;
+    return v;
+}
 
 /* The kernel for *p (check() has accepted the dtype and head dim). */
 static sm90_variant sm90_pick(const flashc_problem *p)
 {
     const int bf16 = p->in_dtype == FLASHC_DTYPE_BF16;
-    sm90_variant v;
     switch (p->d) {
     case 64:
-        v.block_m = SM90_D64_WGS * SM90_WG_ROWS;
-        v.block_n = SM90_D64_BLOCK_N;
-        v.launch = bf16 ? flashc_sm90_fwd_bf16_d64 : flashc_sm90_fwd_f16_d64;
-        break;
+        if (p->s_k >= SM90_D64_LONG_MIN_SK)
+            return sm90_variant_of(SM90_D64_LONG_WGS, SM90_D64_LONG_BLOCK_N, SM90_D64_LONG_STAGES,
+                                   SM90_D64_LONG_Q_SLOTS,
+                                   bf16 ? flashc_sm90_fwd_bf16_d64_long : flashc_sm90_fwd_f16_d64_long);
+        return sm90_variant_of(SM90_D64_SHORT_WGS, SM90_D64_SHORT_BLOCK_N, SM90_D64_SHORT_STAGES,
+                               SM90_D64_SHORT_Q_SLOTS, bf16 ? flashc_sm90_fwd_bf16_d64 : flashc_sm90_fwd_f16_d64);
     case 128:
-        v.block_m = SM90_D128_WGS * SM90_WG_ROWS;
-        v.block_n = SM90_D128_BLOCK_N;
-        v.launch = bf16 ? flashc_sm90_fwd_bf16_d128 : flashc_sm90_fwd_f16_d128;
-        break;
+        return sm90_variant_of(SM90_D128_WGS, SM90_D128_BLOCK_N, SM90_D128_STAGES, SM90_D128_Q_SLOTS,
+                               bf16 ? flashc_sm90_fwd_bf16_d128 : flashc_sm90_fwd_f16_d128);
     default:
-        v.block_m = SM90_D256_WGS * SM90_WG_ROWS;
-        v.block_n = SM90_D256_BLOCK_N;
-        v.launch = bf16 ? flashc_sm90_fwd_bf16_d256 : flashc_sm90_fwd_f16_d256;
-        break;
+        return sm90_variant_of(SM90_D256_WGS, SM90_D256_BLOCK_N, SM90_D256_STAGES, SM90_D256_Q_SLOTS,
+                               bf16 ? flashc_sm90_fwd_bf16_d256 : flashc_sm90_fwd_f16_d256);
     }
-    return v;
 }
 
 static size_t sm90_smem_bytes(const sm90_variant *v, int d)
 {
-    return SM90_SMEM_BYTES(d, v->block_m, v->block_n, 2);
+    return SM90_SMEM_BYTES(d, v->block_m, v->block_n, v->stages, v->q_slots, 2);
 }
 
 /* ---- Which problems this path takes --------------------------------------------------------- */
@@ -225,22 +232,14 @@ void flashc_sm90_release_caches(void)
 }
 
 /* ---- Launch --------------------------------------------------------------------------------- */
-/* L2 share the tiles in flight may fill with K/V (the rest serves Q, O and other traffic). */
-#define SM90_L2_KV_BUDGET_BYTES (32ll << 20)
-
-/* (batch, head) pairs scheduled together so their K/V stay in L2; a whole GQA group at least. */
-static int32_t sm90_heads_per_section(const flashc_problem *p)
+/* Tile order: see fwd_tile_at. Snake rounds balance causal tiles sorted longest first. */
+static int32_t sm90_default_schedule(const flashc_problem *p)
 {
-    const int64_t kv_head_bytes = (int64_t)p->s_k * p->d * 2 /* K and V */ * 2 /* bytes */;
-    int64_t groups = SM90_L2_KV_BUDGET_BYTES / (kv_head_bytes > 0 ? kv_head_bytes : 1);
-    if (groups < 1) groups = 1;
-    const int64_t heads = groups * (p->h_q / p->h_kv);
-    const int64_t all = (int64_t)p->h_q * p->b;
-    return (int32_t)(heads < all ? heads : all);
+    return (p->causal || p->window_right == 0) ? SM90_SCHED_SNAKE : 0;
 }
 
 static flashc_status sm90_launch(const flashc_problem *p, const flashc_device_info *dev, const sm90_variant *v,
-                                 cudaStream_t stream)
+                                 int32_t schedule, cudaStream_t stream)
 {
     sm90_fwd_params prm;
     memset(&prm, 0, sizeof prm);
@@ -269,7 +268,7 @@ static flashc_status sm90_launch(const flashc_problem *p, const flashc_device_in
     prm.scale_log2 = p->softmax_scale * (float)SM90_LOG2E;
     prm.num_m_blocks = (p->s_q + v->block_m - 1) / v->block_m;
     prm.num_tiles = prm.num_m_blocks * p->h_q * p->b;
-    prm.heads_per_section = sm90_heads_per_section(p);
+    prm.schedule = schedule;
     const int grid = prm.num_tiles < dev->num_sms ? prm.num_tiles : dev->num_sms;
 
     cudaError_t e = v->launch(&prm, grid, stream);
@@ -284,5 +283,5 @@ flashc_status flashc_sm90_forward(const flashc_problem *p, const flashc_device_i
     (void)workspace;
     (void)workspace_bytes;
     const sm90_variant v = sm90_pick(p);
-    return sm90_launch(p, dev, &v, (cudaStream_t)stream);
+    return sm90_launch(p, dev, &v, sm90_default_schedule(p), (cudaStream_t)stream);
 }

@@ -11,16 +11,28 @@
 #include <cuda_runtime.h>
 
 /* ---- Tile table ------------------------------------------------------------------------------
- * BLOCK_M query rows per tile = 64 per consumer warpgroup; BLOCK_N keys per K/V stage; 16-bit
- * elements. Shared memory = Q + STAGES * (K + V) + alignment slack + barriers (bytes in comments).
- * Causal tiles use smaller BLOCK_N where the diagonal's masked work would dominate. */
-#define SM90_STAGES 2
-#define SM90_D64_WGS 2
-#define SM90_D64_BLOCK_N 128          /*  82,176 B */
+ * WGS consumer warpgroups x 64 rows = BLOCK_M query rows per tile; BLOCK_N keys per K/V stage;
+ * STAGES deep K/V ring; Q_SLOTS Q buffers; 16-bit elements. Shared memory (bytes in comments) =
+ * Q_SLOTS * Q + STAGES * (K + V)
+ * + alignment slack + barriers; the per-block limit is 232,448 B. d64 has two shapes: 3 consumer
+ * WGs win once the key loop is long, 2 win on short ones (fewer, shorter tile transitions). */
+#define SM90_D64_SHORT_WGS 2
+#define SM90_D64_SHORT_BLOCK_N 128
+#define SM90_D64_SHORT_STAGES 2
+#define SM90_D64_SHORT_Q_SLOTS 2      /*  98,560 B */
+#define SM90_D64_LONG_WGS 3
+#define SM90_D64_LONG_BLOCK_N 128
+#define SM90_D64_LONG_STAGES 2
+#define SM90_D64_LONG_Q_SLOTS 2       /* 114,944 B */
+#define SM90_D64_LONG_MIN_SK 4096     /* s_k from which the 3-WG shape is used */
 #define SM90_D128_WGS 2
-#define SM90_D128_BLOCK_N 128         /* 164,096 B */
+#define SM90_D128_BLOCK_N 128
+#define SM90_D128_STAGES 2
+#define SM90_D128_Q_SLOTS 2           /* 197,888 B */
 #define SM90_D256_WGS 2
-#define SM90_D256_BLOCK_N 80          /* 230,656 B */
+#define SM90_D256_BLOCK_N 80
+#define SM90_D256_STAGES 2
+#define SM90_D256_Q_SLOTS 1           /* 230,656 B (no room for a second Q) */
 /* Columns of one 128-byte swizzle panel (16-bit elements): TMA boxes and wgmma tiles are built
    from panels of [rows x 64]. */
 #define SM90_WG_ROWS 64
@@ -28,8 +40,12 @@
 #define SM90_PANEL_ROW_BYTES 128
 #define SM90_SMEM_ALIGN 1024 /* 128B-swizzle atom: TMA, wgmma descriptors agree at base offset 0 */
 #define SM90_BARRIER_BYTES 256
-#define SM90_SMEM_BYTES(D, BLOCK_M, BLOCK_N, ELEM_BYTES)                                               \
-    (SM90_SMEM_ALIGN + ((BLOCK_M) + 2 * SM90_STAGES * (BLOCK_N)) * (D) * (ELEM_BYTES) + SM90_BARRIER_BYTES)
+#define SM90_SMEM_BYTES(D, BLOCK_M, BLOCK_N, STAGES, Q_SLOTS, ELEM_BYTES)                              \
+    (SM90_SMEM_ALIGN + ((Q_SLOTS) * (BLOCK_M) + 2 * (STAGES) * (BLOCK_N)) * (D) * (ELEM_BYTES) +         \
+     SM90_BARRIER_BYTES)
+
+/* Tile schedule options (sm90_fwd_params.schedule). */
+#define SM90_SCHED_SNAKE 1 /* reverse the block order on odd rounds */
 
 /* ---- Kernel parameters -------------------------------------------------------------------- */
 typedef struct sm90_fwd_params {
@@ -47,7 +63,7 @@ typedef struct sm90_fwd_params {
     float scale_log2;   /* softmax_scale * log2(e) */
     int32_t num_m_blocks;
     int32_t num_tiles;  /* num_m_blocks * h_q * b */
-    int32_t heads_per_section; /* (batch, head) pairs scheduled together (L2-sized), >= 1 */
+    int32_t schedule;   /* SM90_SCHED_* bits */
 } sm90_fwd_params;
 
 #ifdef __cplusplus
@@ -57,9 +73,11 @@ extern "C" {
 #define SM90_DECLARE_LAUNCHER(NAME)                                                                      \
     cudaError_t NAME(const sm90_fwd_params *params, int grid, cudaStream_t stream)
 SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_bf16_d64);
+SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_bf16_d64_long);
 SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_bf16_d128);
 SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_bf16_d256);
 SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_f16_d64);
+SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_f16_d64_long);
 SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_f16_d128);
 SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_f16_d256);
 #ifdef __cplusplus

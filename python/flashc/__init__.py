@@ -18,6 +18,7 @@ from ._lib import (
 from .interface import (
     attention,
     flash_attn_func,
+    flash_attn_qkvpacked_func,
     flash_attn_varlen_func,
     flash_attn_with_kvcache,
     select_backend,
@@ -44,6 +45,7 @@ __all__ = [
     "NotSupportedError",
     "attention",
     "flash_attn_func",
+    "flash_attn_qkvpacked_func",
     "flash_attn_varlen_func",
     "flash_attn_with_kvcache",
     "library_path",

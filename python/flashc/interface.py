@@ -11,7 +11,6 @@ current CUDA stream, with no host synchronisation and no allocation besides the 
 workspace when the library asks for one), so calls can be captured in a CUDA graph.
 """
 import ctypes
-import math
 import sys
 
 from . import _lib
@@ -19,6 +18,7 @@ from ._lib import FlashcError
 
 __all__ = [
     "flash_attn_func",
+    "flash_attn_qkvpacked_func",
     "flash_attn_varlen_func",
     "flash_attn_with_kvcache",
     "attention",
@@ -34,6 +34,7 @@ _DTYPES = {
     "int8": _lib.DTYPE_INT8,
 }
 _EIGHT_BIT = ("float8_e4m3fn", "int8")
+_ITEMSIZE = {"float32": 4, "float16": 2, "bfloat16": 2, "float8_e4m3fn": 1, "int8": 1}
 _DTYPE_ALIASES = {"half": "float16", "fp16": "float16", "bf16": "bfloat16", "float": "float32",
                   "fp32": "float32", "fp8": "float8_e4m3fn", "float8_e4m3": "float8_e4m3fn",
                   "e4m3": "float8_e4m3fn"}
@@ -71,6 +72,16 @@ class _Array:
 
     def view(self, shape, strides):
         return _Array(self.obj, self.kind, self.ptr, self.dtype, shape, strides, self.device)
+
+    def narrow(self, dim, start, length, keepdim=True):
+        """Elements [start, start + length) of dimension dim, as a view (no copy); without
+        keepdim a length-1 slice drops the dimension."""
+        ptr = self.ptr + start * self.strides[dim] * _ITEMSIZE[self.dtype]
+        shape, strides = list(self.shape), list(self.strides)
+        shape[dim] = length
+        if not keepdim:
+            del shape[dim], strides[dim]
+        return _Array(self.obj, self.kind, ptr, self.dtype, shape, strides, self.device)
 
 
 def _canonical_dtype(d):
@@ -419,7 +430,7 @@ def _prepare(q, k, v, cu_seqlens_q=None, cu_seqlens_k=None, seqused_k=None, max_
              max_seqlen_k=None, page_table=None, q_descale=None, k_descale=None, v_descale=None,
              softmax_scale=None, causal=False, window_size=(-1, -1), softcap=0.0, attn_bias=None,
              alibi_slopes=None, out=None, out_dtype=None, v_transposed=False, backend="auto",
-             return_lse=False, allocate=True):
+             return_lse=False):
     """Build flashc_attention_params. Returns (params, q, outputs, keepalive, alloc)."""
     Q = _as_array(q, "q")
     K = _as_array(k, "k")
@@ -457,8 +468,6 @@ def _prepare(q, k, v, cu_seqlens_q=None, cu_seqlens_k=None, seqused_k=None, max_
     # The C API reads these through raw pointers: their lengths are checked here.
     if cu_k is not None and cu_k.shape[0] != batch + 1:
         raise _invalid("cu_seqlens_k must have b + 1 = %d entries, got %d" % (batch + 1, cu_k.shape[0]))
-    if cu_q is not None and cu_q.shape[0] != batch + 1:
-        raise _invalid("cu_seqlens_q must have b + 1 = %d entries, got %d" % (batch + 1, cu_q.shape[0]))
     if used_k is not None and used_k.shape[0] < batch:
         raise _invalid("seqused_k must have b = %d entries, got %d" % (batch, used_k.shape[0]))
     if pages is not None and pages.shape[0] < batch:
@@ -474,16 +483,13 @@ def _prepare(q, k, v, cu_seqlens_q=None, cu_seqlens_k=None, seqused_k=None, max_
 
     # Outputs: out has q's shape; LSE is float32.
     if out is None:
-        if not allocate:
-            out = None
-        else:
-            out = alloc.empty(Q.shape, _canonical_dtype(out_dtype) or _default_out_dtype(Q))
+        out = alloc.empty(Q.shape, _canonical_dtype(out_dtype) or _default_out_dtype(Q))
     elif out_dtype is not None:
         got = _as_array(out, "out").dtype
         if got != _canonical_dtype(out_dtype):
             raise FlashcError(_lib.STATUS_DTYPE_MISMATCH,
                               "out has dtype %s but out_dtype=%s" % (got, _canonical_dtype(out_dtype)))
-    lse = alloc.empty(lse_shape, "float32") if (return_lse and allocate) else None
+    lse = alloc.empty(lse_shape, "float32") if return_lse else None
     O = _as_array(out, "out")
     L = _as_array(lse, "lse")
     keep += [O, L]
@@ -492,10 +498,8 @@ def _prepare(q, k, v, cu_seqlens_q=None, cu_seqlens_k=None, seqused_k=None, max_
     _set_tensor(p.q, Q, "q")
     _set_tensor(p.k, K, "k")
     _set_tensor(p.v, V, "v")
-    if O is not None:
-        _set_tensor(p.out, O, "out")
-    if L is not None:
-        _set_tensor(p.lse, L, "lse", _lib.DTYPE_F32 if L.dtype == "float32" else None)
+    _set_tensor(p.out, O, "out")
+    _set_tensor(p.lse, L, "lse")
     p.v_transposed = 1 if v_transposed else 0
     p.batch = int(batch)
     p.cu_seqlens_q = cu_q.ptr if cu_q is not None else None
@@ -531,11 +535,14 @@ def _prepare(q, k, v, cu_seqlens_q=None, cu_seqlens_k=None, seqused_k=None, max_
 
 def _scalar_f32(value, alloc):
     """A one-element float32 array holding value, in the call's framework and device."""
-    if alloc.kind == "numpy" or (alloc.device is None and alloc.kind != "torch"):
+    if alloc.kind == "numpy":
         import numpy as np
         return np.full((1,), float(value), dtype=np.float32)
     t = alloc.empty((1,), "float32")
-    t.fill(float(value)) if alloc.kind == "cupy" else t.fill_(float(value))
+    if alloc.kind == "cupy":
+        t.fill(float(value))
+    else:
+        t.fill_(float(value))
     return t
 
 
@@ -635,6 +642,40 @@ def flash_attn_func(q, k, v, softmax_scale=None, causal=False, qv=None, q_descal
                      softcap=softcap, attn_bias=attn_bias, alibi_slopes=alibi_slopes, out=out,
                      out_dtype=out_dtype, v_transposed=v_transposed, backend=backend,
                      return_lse=return_attn_probs)
+
+
+def flash_attn_qkvpacked_func(qkv, softmax_scale=None, causal=False, q_descale=None, k_descale=None,
+                              v_descale=None, window_size=(-1, -1), attention_chunk=0, softcap=0.0,
+                              deterministic=False, num_heads_q=None, sm_margin=0,
+                              return_attn_probs=False, *, attn_bias=None, alibi_slopes=None,
+                              out=None, out_dtype=None, backend="auto"):
+    """flash-attn 3's flash_attn_qkvpacked_func, forward only: qkv [b, s, 3, h, d], or
+    [b, s, h_q + 2 * h_kv, d] with num_heads_q = h_q (GQA). q, k and v are read through views of
+    the packed tensor (no copy)."""
+    _unsupported(attention_chunk=attention_chunk)
+    packed = _as_array(qkv, "qkv")
+    if packed.dtype not in _ITEMSIZE:
+        raise FlashcError(_lib.STATUS_DTYPE_MISMATCH, "qkv has dtype %s; flashc reads %s"
+                          % (packed.dtype, ", ".join(_DTYPES)))
+    if packed.ndim == 5:
+        if packed.shape[2] != 3:
+            raise _invalid("qkv must be [b, s, 3, h, d], got shape %s" % (packed.shape,))
+        q, k, v = (packed.narrow(2, i, 1, keepdim=False) for i in range(3))
+    elif packed.ndim == 4 and num_heads_q is not None:
+        h_kv, rest = divmod(packed.shape[2] - num_heads_q, 2)
+        if rest or h_kv < 1:
+            raise _invalid("qkv [b, s, h_q + 2 * h_kv, d] with num_heads_q = %d: %d heads do not split"
+                           % (num_heads_q, packed.shape[2]))
+        q = packed.narrow(2, 0, num_heads_q)
+        k = packed.narrow(2, num_heads_q, h_kv)
+        v = packed.narrow(2, num_heads_q + h_kv, h_kv)
+    else:
+        raise _invalid("qkv must be [b, s, 3, h, d], or [b, s, h_q + 2 * h_kv, d] with num_heads_q, "
+                       "got shape %s" % (packed.shape,))
+    return attention(q, k, v, q_descale=q_descale, k_descale=k_descale, v_descale=v_descale,
+                     softmax_scale=softmax_scale, causal=causal, window_size=window_size,
+                     softcap=softcap, attn_bias=attn_bias, alibi_slopes=alibi_slopes, out=out,
+                     out_dtype=out_dtype, backend=backend, return_lse=return_attn_probs)
 
 
 def flash_attn_varlen_func(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k,

@@ -431,6 +431,12 @@ int tu_verbose(void)
     return verbose;
 }
 
+long tu_env_int(const char *name, long fallback)
+{
+    const char *env = getenv(name);
+    return env && *env ? strtol(env, NULL, 0) : fallback;
+}
+
 int tu_check(int ok, const char *file, int line, const char *expr, const char *fmt, ...)
 {
     if (ok) {

@@ -146,6 +146,8 @@ void tu_skip(const char *fmt, ...) /* counts one skipped case and prints "SKIP: 
 #endif
     ;
 int tu_verbose(void);
+/* Integer from the environment (e.g. sizes or case counts), or `fallback` when unset/empty. */
+long tu_env_int(const char *name, long fallback);
 int tu_failures(void);
 /* Prints "N passed, N failed" (", N skipped" when any) as the last line; returns the exit code:
    1 if any failed, 77 if nothing passed and something was skipped, else 0. */

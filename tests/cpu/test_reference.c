@@ -212,6 +212,7 @@ typedef struct tcase {
     int alibi;         /* ALIBI_* */
     int lse;
     int pad;           /* padded (non-contiguous) strides on q, k, v, out, lse */
+    int repeat;        /* run twice: the outputs must be bit-identical */
 } tcase;
 
 static const char *kv_name(int kv) { return kv == KV_VARLEN ? "varlen" : kv == KV_PAGED ? "paged" : "batched"; }
@@ -629,6 +630,18 @@ static void run_case(const tcase *c, tu_rng *r)
         return;
     }
 
+    if (c->repeat) { /* the reference is deterministic: a second run reproduces every bit */
+        void *first = malloc(s.o.bytes);
+        if (first) {
+            memcpy(first, s.o.alloc, s.o.bytes);
+            tu_poison(s.o.alloc, c->out, s.o.span);
+            st = flashc_attention_forward(&P, NULL, 0, NULL);
+            TEST_CHECK(st == FLASHC_STATUS_SUCCESS && memcmp(first, s.o.alloc, s.o.bytes) == 0,
+                       "%s: a second run gives bit-identical output", desc);
+            free(first);
+        }
+    }
+
     /* Gather got/want in logical order. */
     const int d = c->d;
     int64_t rows = 0;
@@ -833,12 +846,25 @@ static void named_cases(tu_rng *r)
         c.d = dims[i], c.sq = 9, c.sk = 13, c.in = ins[i % 4], c.descale = is_8bit(c.in) ? DS_FULL : DS_NONE;
         run_case(&c, r);
     }
+    /* blocks of rows and chunks of keys in the reference span several tiles */
+    c = base_case("large causal window");
+    c.b = 2, c.hq = 4, c.hkv = 1, c.d = 64, c.sq = 97, c.sk = 203, c.causal = 1, c.wl = 50;
+    c.bias = BIAS_FULL, c.alibi = ALIBI_H, c.repeat = 1;
+    run_case(&c, r);
+    c = base_case("large varlen");
+    c.b = 3, c.hq = 2, c.hkv = 2, c.d = 128, c.sq = 130, c.sk = 131, c.q_varlen = 1, c.kv = KV_VARLEN;
+    c.in = FLASHC_DTYPE_BF16, c.out = FLASHC_DTYPE_BF16;
+    run_case(&c, r);
+    c = base_case("large paged sq > sk");
+    c.b = 2, c.hq = 8, c.hkv = 2, c.sq = 150, c.sk = 90, c.kv = KV_PAGED, c.page_size = 16, c.causal = 1;
+    c.in = FLASHC_DTYPE_INT8, c.descale = DS_FULL, c.vt = 1;
+    run_case(&c, r);
     /* everything at once */
     c = base_case("all features");
     c.in = FLASHC_DTYPE_FP8_E4M3, c.out = FLASHC_DTYPE_F16, c.b = 3, c.hq = 8, c.hkv = 2, c.d = 64;
     c.sq = 19, c.sk = 40, c.q_varlen = 1, c.kv = KV_PAGED, c.page_size = 7, c.empty = 1, c.vt = 1;
     c.descale = DS_PER_BATCH, c.causal = 1, c.wl = 9, c.softcap = 8.0f, c.bias = BIAS_ONE_BATCH;
-    c.bias_dt = FLASHC_DTYPE_BF16, c.alibi = ALIBI_BH, c.pad = 1;
+    c.bias_dt = FLASHC_DTYPE_BF16, c.alibi = ALIBI_BH, c.pad = 1, c.repeat = 1;
     run_case(&c, r);
 }
 
@@ -863,8 +889,8 @@ static tcase random_case(tu_rng *r)
     c.b = 1 + pick(r, 3);
     c.q_varlen = pick(r, 2);
     c.kv = pick(r, 3);
-    c.sq = 1 + pick(r, 40);
-    c.sk = 1 + pick(r, 60);
+    c.sq = 1 + pick(r, pick(r, 4) == 0 ? 80 : 40);
+    c.sk = 1 + pick(r, pick(r, 4) == 0 ? 150 : 60);
     c.page_size = page_sizes[pick(r, 5)];
     c.seqused = pick(r, 2);
     c.empty = pick(r, 4) == 0;
@@ -891,9 +917,8 @@ int main(void)
     test_decoders();
     test_encoders(&r);
     named_cases(&r);
-    const char *env = getenv("FLASHC_TEST_RANDOM_CASES");
-    int n_random = env ? atoi(env) : 60;
-    for (int i = 0; i < n_random; ++i) {
+    const long n_random = tu_env_int("FLASHC_TEST_RANDOM_CASES", 150);
+    for (long i = 0; i < n_random; ++i) {
         tcase c = random_case(&r);
         run_case(&c, &r);
     }

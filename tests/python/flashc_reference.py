@@ -58,7 +58,7 @@ def dequant(x, descale, h_axis):
     if descale is None:
         return x
     ds = np.asarray(descale, dtype=np.float64)
-    b, h = x.shape[0], x.shape[h_axis]
+    h = x.shape[h_axis]
     h_kv = ds.shape[1]
     per_head = np.repeat(ds, h // h_kv, axis=1)  # [b, h]
     return x * per_head[:, None, :, None]

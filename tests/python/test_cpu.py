@@ -588,3 +588,59 @@ def test_error_carries_last_error_text(rng):
     assert _lib.last_error() == e.value.message
     flashc.flash_attn_func(q, k, v)
     assert _lib.last_error() == ""
+
+
+# ---- The raw entry point -----------------------------------------------------------------
+
+def test_attention_every_field(rng):
+    """flashc.attention takes flashc_attention_params' fields by name (paged + bias + ALiBi +
+    softcap + window + lse here); the stream argument is ignored on the CPU backend."""
+    page_size, b, s_q, h_q, h_kv, d = 4, 2, 3, 4, 2, 32
+    seqlens = np.array([9, 14], np.int32)
+    page_table = np.array([[5, 1, 0, 7], [2, 3, 4, 6]], np.int32)
+    kc, vc = randn(rng, (8, page_size, h_kv, d)), randn(rng, (8, page_size, h_kv, d))
+    q = randn(rng, (b, s_q, h_q, d))
+    bias = randn(rng, (b, 1, s_q, 16), np.float32)
+    slopes = (rng.random((b, h_q)) + 0.1).astype(np.float32)
+    out, lse = flashc.attention(q, kc, vc, page_table=page_table, seqused_k=seqlens, attn_bias=bias,
+                                alibi_slopes=slopes, softcap=2.0, window_size=(5, 1), out_dtype="float32",
+                                return_lse=True, stream=0, backend="cpu")
+    ks, vs = gather_pages(kc, page_table, seqlens), gather_pages(vc, page_table, seqlens)
+    for bi in range(b):
+        n = int(seqlens[bi])
+        want, want_lse = attention_one(f64(q[bi]), f64(ks[bi]), f64(vs[bi]), softcap=2.0, window=(5, 1),
+                                       bias=f64(bias[bi][:, :, :n]), alibi=slopes[bi])
+        assert_close(out[bi], want, TOL["float32"])
+        assert_close(lse[bi], want_lse, 2e-5, "lse")
+
+
+def test_out_dtype_conflict(rng):
+    q, k, v = _qkv(rng)
+    with pytest.raises(FlashcError, match="out_dtype"):
+        flashc.flash_attn_func(q, k, v, out=np.zeros(q.shape, np.float32), out_dtype="float16")
+
+
+def test_release_caches_is_harmless(rng):
+    flashc.release_caches()
+    q, k, v = _qkv(rng)
+    flashc.flash_attn_func(q, k, v)
+
+
+@pytest.mark.parametrize("layout", ["b s 3 h d", "b s (hq + 2 hkv) d"])
+def test_qkvpacked(rng, layout):
+    b, s, d = 2, 23, 64
+    if layout == "b s 3 h d":
+        qkv = randn(rng, (b, s, 3, 4, d))
+        q, k, v = qkv[:, :, 0], qkv[:, :, 1], qkv[:, :, 2]
+        kw = {}
+    else:
+        qkv = randn(rng, (b, s, 6 + 2 * 2, d))
+        q, k, v = qkv[:, :, :6], qkv[:, :, 6:8], qkv[:, :, 8:]
+        kw = {"num_heads_q": 6}
+    out, lse = flashc.flash_attn_qkvpacked_func(qkv, causal=True, return_attn_probs=True,
+                                                out_dtype="float32", **kw)
+    want, want_lse = attention_batched(f64(q), f64(k), f64(v), causal=True)
+    assert_close(out, want, TOL["float32"])
+    assert_close(lse, want_lse, 2e-5, "lse")
+    with pytest.raises(FlashcError, match="num_heads_q"):
+        flashc.flash_attn_qkvpacked_func(randn(rng, (1, 4, 7, d)), num_heads_q=2)

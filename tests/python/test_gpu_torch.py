@@ -24,7 +24,8 @@ import flashc  # noqa: E402
 from flashc import FlashcError, NotSupportedError  # noqa: E402
 
 DEV = torch.device("cuda")
-TOL = {torch.float16: 4e-3, torch.bfloat16: 2.5e-2, torch.float8_e4m3fn: 6e-2, torch.int8: 6e-2}
+# 8-bit paths may round P to 8 bits as well (as flash-attn 3 does): a coarser bound.
+TOL = {torch.float16: 4e-3, torch.bfloat16: 2.5e-2, torch.float8_e4m3fn: 0.1, torch.int8: 0.1}
 CC = torch.cuda.get_device_capability()
 BACKENDS = ["auto", "sm80"] + (["sm90"] if CC == (9, 0) else [])
 
@@ -103,7 +104,12 @@ def sdpa_reference(q, k, v, causal=False, window=(-1, -1)):
     kt = k.float().repeat_interleave(h_q // h_kv, dim=2).transpose(1, 2)
     vt = v.float().repeat_interleave(h_q // h_kv, dim=2).transpose(1, 2)
     keep = keep_mask(s_q, s_k, causal, window)
-    out = F.scaled_dot_product_attention(qt, kt, vt, attn_mask=keep)
+    try:  # the math backend: plain fp32 matmuls (no TF32), the most exact reference
+        from torch.nn.attention import SDPBackend, sdpa_kernel
+        with sdpa_kernel(SDPBackend.MATH):
+            out = F.scaled_dot_product_attention(qt, kt, vt, attn_mask=keep)
+    except ImportError:
+        out = F.scaled_dot_product_attention(qt, kt, vt, attn_mask=keep)
     out = torch.where(keep.any(dim=-1)[None, None, :, None], out, torch.zeros_like(out))
     return out.transpose(1, 2)
 
@@ -205,6 +211,14 @@ def test_8bit_default_output_is_bf16():
     q, k, v = (rand((1, 64, 2, 64), torch.float8_e4m3fn) for _ in range(3))
     out = call(flashc.flash_attn_func, q, k, v)
     assert out.dtype == torch.bfloat16
+
+
+def test_qkvpacked_equals_unpacked():
+    qkv = rand((2, 150, 3, 4, 128), torch.bfloat16)
+    packed = call(flashc.flash_attn_qkvpacked_func, qkv, causal=True, must_run=True)
+    q, k, v = qkv.unbind(dim=2)
+    assert isinstance(packed, torch.Tensor) and packed.shape == q.shape
+    assert torch.equal(packed, flashc.flash_attn_func(q, k, v, causal=True))
 
 
 # ---- varlen and KV cache -------------------------------------------------------------------

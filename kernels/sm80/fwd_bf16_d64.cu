@@ -1,5 +1,0 @@
-/* sm80 forward variant: bf16 inputs, head dim 64. */
-#define FWD_BF16 1
-#define FWD_HEAD_DIM 64
-#define FWD_NAME flashc_sm80_fwd_bf16_d64
-#include "sm80/fwd_kernel.cuh"

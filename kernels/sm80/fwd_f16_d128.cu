@@ -1,5 +1,0 @@
-/* sm80 forward variant: f16 inputs, head dim 128. */
-#define FWD_BF16 0
-#define FWD_HEAD_DIM 128
-#define FWD_NAME flashc_sm80_fwd_f16_d128
-#include "sm80/fwd_kernel.cuh"

@@ -1,0 +1,10 @@
+/* Hopper forward variant: bf16, head dim 64, long key loops. The kernel body is fwd_kernel.cuh. */
+#define FWD_NAME flashc_sm90_fwd_bf16_d64_long
+#define FWD_ELEM bf16
+#define FWD_ELEM_IS_BF16 1
+#define FWD_HEAD_DIM 64
+#define FWD_CONSUMER_WGS SM90_D64_LONG_WGS
+#define FWD_BLOCK_N SM90_D64_LONG_BLOCK_N
+#define FWD_KV_STAGES SM90_D64_LONG_STAGES
+#define FWD_Q_SLOTS SM90_D64_LONG_Q_SLOTS
+#include "sm90/fwd_kernel.cuh"
