@@ -45,7 +45,7 @@ fails=0
 for t in "$BUILD"/tests/test_*; do
   [ -x "$t" ] || continue
   name=$(basename "$t")
-  "$t" >"$LOG/$name.log" 2>&1
+  timeout 600 "$t" >"$LOG/$name.log" 2>&1
   rc=$?
   last=$(grep -E '^[A-Za-z_]*:? ?[0-9]+ passed, [0-9]+ failed' "$LOG/$name.log" | tail -1)
   [ $rc -eq 0 ] || fails=$((fails + 1))
@@ -54,7 +54,7 @@ for t in "$BUILD"/tests/test_*; do
 done
 
 if python3 -c 'import torch, numpy, pytest' 2>/dev/null; then
-  FLASHC_LIBRARY=$PWD/$lib PYTHONPATH=$PWD/python python3 -m pytest -q tests/python >"$LOG/pytest.log" 2>&1
+  FLASHC_LIBRARY=$PWD/$lib PYTHONPATH=$PWD/python timeout 300 python3 -m pytest -q tests/python >"$LOG/pytest.log" 2>&1
   rc=$?
   [ $rc -eq 0 ] || { fails=$((fails + 1)); tail -30 "$LOG/pytest.log"; }
   note "pytest: rc=$rc $(tail -1 "$LOG/pytest.log")"

@@ -13,7 +13,7 @@
    `test_gpu --backend sm80 --filter e4m3` / `--filter int8`. Off, those variant files compile to
    nothing and check() answers NOT_SUPPORTED for 8-bit inputs. */
 #ifndef FLASHC_SM80_ENABLE_8BIT
-#define FLASHC_SM80_ENABLE_8BIT 0
+#define FLASHC_SM80_ENABLE_8BIT 1
 #endif
 
 #define SM80_NUM_WARPS 4

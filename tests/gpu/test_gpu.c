@@ -464,6 +464,15 @@ static int run_backend(const tcase *tc, inputs *in, const ptrs *dp, int be, cons
         ok = 0;
         goto done;
     }
+    if (st == FLASHC_STATUS_SUCCESS && ws_bytes > 0) {
+        /* one byte short must be refused before anything is written */
+        flashc_status st_short = flashc_attention_forward(&p, ws, ws_bytes - 1, NULL);
+        if (st_short != FLASHC_STATUS_WORKSPACE_TOO_SMALL) {
+            printf("FAIL %s [%s]: workspace of %zu - 1 bytes gave %s, not WORKSPACE_TOO_SMALL\n", tc->name,
+                   BE_NAME[be], ws_bytes, flashc_status_string(st_short));
+            ok = 0;
+        }
+    }
     if (st == FLASHC_STATUS_SUCCESS) st = flashc_attention_forward(&p, ws, ws_bytes, NULL);
     if (st == FLASHC_STATUS_NOT_SUPPORTED) {
         /* the support matrix: 16-bit inputs at head dims 64, 128, 256 */
