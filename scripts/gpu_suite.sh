@@ -54,7 +54,7 @@ for t in "$BUILD"/tests/test_*; do
 done
 
 if python3 -c 'import torch, numpy, pytest' 2>/dev/null; then
-  FLASHC_LIBRARY=$PWD/$lib PYTHONPATH=$PWD/python timeout 300 python3 -m pytest -q tests/python >"$LOG/pytest.log" 2>&1
+  FLASHC_LIBRARY=$PWD/$lib PYTHONPATH=$PWD/python timeout 200 python3 -m pytest -q tests/python >"$LOG/pytest.log" 2>&1
   rc=$?
   [ $rc -eq 0 ] || { fails=$((fails + 1)); tail -30 "$LOG/pytest.log"; }
   note "pytest: rc=$rc $(tail -1 "$LOG/pytest.log")"
@@ -64,7 +64,7 @@ if [ $BENCH -eq 1 ]; then
   bindir=$(mktemp -d)
   ln -s "$PWD/$BUILD/bench/flashc_bench" "$bindir/flashc_bench"
   ln -s "$PWD/$lib" "$bindir/libflashc.so"
-  BENCH_SDPA_ARGS="${BENCH_ARGS[*]:-}" bench/run_all.sh "$bindir" "$RESULTS" | tail -80
+  BENCH_SDPA_ARGS="${BENCH_SDPA_ARGS:-} ${BENCH_ARGS[*]:-}" bench/run_all.sh "$bindir" "$RESULTS" | tail -80
   note "bench: results in $RESULTS"
 fi
 
