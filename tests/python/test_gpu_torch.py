@@ -195,7 +195,13 @@ def test_8bit(backend, dtype, v_transposed):
     else:
         q, k, v = rand((b, s_q, h_q, d), dtype), rand((b, s_k, h_kv, d), dtype), rand((b, s_k, h_kv, d), dtype)
         ds = [torch.rand(b, h_kv, device=DEV) + 0.5 for _ in range(3)]
-    v_arg = v.permute(0, 2, 3, 1).contiguous() if v_transposed else v
+    v_arg = v
+    if v_transposed:
+        # V sequence-innermost [b, h_kv, d, s_k]. GPU paths need 16-byte row strides, so the rows
+        # are padded to a multiple of 16 keys; the padding is left unwritten and must not be read.
+        s_pad = (s_k + 15) // 16 * 16
+        v_arg = torch.empty((b, h_kv, d, s_pad), device=DEV, dtype=v.dtype)[..., :s_k]
+        v_arg.copy_(v.permute(0, 2, 3, 1))
     out = nan_like(q.shape, torch.bfloat16)
     call(flashc.flash_attn_func, q, k, v_arg, q_descale=ds[0], k_descale=ds[1], v_descale=ds[2],
          causal=True, out=out, v_transposed=v_transposed, backend=backend)
