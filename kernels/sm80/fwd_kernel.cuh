@@ -8,15 +8,26 @@
  *                 each K/V fragment read from smem feeds twice the MMAs, which is what keeps
  *                 mma.sync ahead of shared-memory bandwidth)
  *   FWD_NAME      the extern "C" launcher's name (see sm80_fwd.h)
+ *   FWD_STAGES    optional: K/V ring depth (default 2). The deep decode variants (3-4) keep 2-3
+ *                 key blocks in flight while one is computed; d128's exceeds sm_86/89's 99 KB, so
+ *                 they set FWD_MIN_ARCH 900 and the host picks them only on sm_90 (two CTAs per SM)
+ *   FWD_MIN_ARCH  optional: below this __CUDA_ARCH__ the kernel is an empty body (never launched)
+ *   FWD_SKIP_IDLE_WARPS optional (default 0): warps whose rows all lie past the sequence skip the
+ *                 math (decode: s_q x group rows of 64). Measured on the H200 with the deep 64-row
+ *                 variants: part of their decode gain; with 128-row prefill tiles and d256 it cost
+ *                 3-5 %, so only the deep (decode) variants set it
  * Every runtime feature (causal/window, softcap, bias, ALiBi, GQA packing, varlen, paged KV,
  * seqused_k, LSE, split-KV) is a CTA-uniform branch, so one variant serves all of them.
  *
  * Budget
  *   CTA      4 warps, 128 threads; BLOCK_M = 64 x M_SLABS query rows (M_SLABS m16 slabs per warp)
  *   tiles    BLOCK_N = 64 keys (d64; d128 with one slab) or 32 (d256; d128 with two slabs, whose
- *            64-key S would not fit the registers); STAGES = 2 K/V buffers (cp.async)
+ *            64-key S would not fit the registers); STAGES K/V buffers (cp.async): 2, or
+ *            FWD_STAGES in the deep 64-row variants
  *   smem     Q BLOCK_Mxd + STAGES x (K + V) BLOCK_Nxd, 16-bit: M64: d64 40 KB, d128 80 KB,
- *            d256 96 KB; M128: d64 48 KB, d128 64 KB (all within the 99 KB opt-in of sm_86/89)
+ *            d256 96 KB; M128: d64 48 KB, d128 64 KB (all within the 99 KB opt-in of sm_86/89);
+ *            deep M64 (sm_90): d64 x4 stages 72 KB, d128 x3 stages 112 KB: two CTAs per SM
+ *            (registers allow two anyway)
  *   registers per slab O d/2 f32 and S BLOCK_N/2 f32; Q fragments d/4 kept in registers only for
  *            one slab at d <= 128 (otherwise Q is re-read from smem with ldmatrix per k-step)
  *   layout   rows of d 16-bit elements; 16-byte chunk c of row r stored at chunk c ^ (r & 7), so the
@@ -79,7 +90,17 @@ typedef uint16_t elem_t;
 #define BLOCK_N 32                                /* d128 x 2 slabs, 8-bit: 64 keys would spill */
 #endif
 #define Q_IN_REGS (M_SLABS == 1 && FWD_HEAD_DIM <= 128)
+#ifdef FWD_STAGES
+#define STAGES FWD_STAGES                         /* deep variant: STAGES-1 blocks in flight */
+#else
 #define STAGES 2
+#endif
+#ifndef FWD_SKIP_IDLE_WARPS
+#define FWD_SKIP_IDLE_WARPS 0
+#endif
+#if defined(FWD_MIN_ARCH) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ < FWD_MIN_ARCH
+#define FWD_ARCH_SKIPPED 1                        /* empty body: the host never picks it here */
+#endif
 #define MIN_CTAS_PER_SM 1                         /* lets ptxas use up to 255 registers: no spills */
 #define CHUNK_ELEMS (CP_ASYNC_CHUNK_BYTES / ELEM_BYTES)
 #define ROW_CHUNKS (D / CHUNK_ELEMS)
@@ -688,7 +709,7 @@ static __device__ __forceinline__ void epilogue(const sm80_fwd_params *prm, cons
 /* ---- Kernel --------------------------------------------------------------------------------- */
 __global__ void __launch_bounds__(NUM_THREADS, MIN_CTAS_PER_SM) FWD_KERNEL(const __grid_constant__ sm80_fwd_params prm)
 {
-#if defined(FWD_ARCH_LACKS_E4M3)
+#if defined(FWD_ARCH_LACKS_E4M3) || defined(FWD_ARCH_SKIPPED)
     return;
 #else
     extern __shared__ __align__(128) elem_t smem[];
@@ -718,6 +739,11 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_CTAS_PER_SM) FWD_KERNEL(const
 #endif
     const uint32_t sQ_addr = cvta_to_shared_u32(sQ);
     const int count = b_hi - b_lo;
+#if FWD_SKIP_IDLE_WARPS
+    /* A warp whose rows all lie past the sequence (decode: 4 of 64 rows are real) skips the math;
+       it still issues its share of the loads and meets every barrier. Its O and l stay 0. */
+    const int warp_active = c.m0 + warp * WARP_ROWS < c.m_rows;
+#endif
 
     if (count > 0) {
 #if Q_IN_REGS
@@ -744,6 +770,9 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_CTAS_PER_SM) FWD_KERNEL(const
                 }
                 cp_async_commit_group(); /* possibly empty: keeps the group count uniform */
             }
+#if FWD_SKIP_IDLE_WARPS
+            if (!warp_active) continue;
+#endif
 #if Q_IN_REGS
             if (it == 0) {
 #pragma unroll
@@ -776,6 +805,12 @@ extern "C" cudaError_t FWD_NAME(const sm80_fwd_params *prm, int grid_m, int grid
 {
     cudaError_t e = cudaFuncSetAttribute(FWD_KERNEL, cudaFuncAttributeMaxDynamicSharedMemorySize, SMEM_BYTES);
     if (e != cudaSuccess) return e;
+#if STAGES > 2
+    /* deep variants count on two CTAs per SM: ask for the whole unified L1/smem as smem (the
+       loads bypass L1 anyway, cp.async.cg) */
+    e = cudaFuncSetAttribute(FWD_KERNEL, cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutMaxShared);
+    if (e != cudaSuccess) return e;
+#endif
     FWD_KERNEL<<<dim3(grid_m, grid_h, grid_z), NUM_THREADS, SMEM_BYTES, stream>>>(*prm);
     return cudaGetLastError();
 }

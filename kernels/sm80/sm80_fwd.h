@@ -51,6 +51,11 @@ SM80_DECLARE_FWD(flashc_sm80_fwd_bf16_d64_m128)
 SM80_DECLARE_FWD(flashc_sm80_fwd_bf16_d128_m64)
 SM80_DECLARE_FWD(flashc_sm80_fwd_bf16_d128_m128)
 SM80_DECLARE_FWD(flashc_sm80_fwd_bf16_d256_m64)
+/* deep K/V rings for decode (sm_90 only, see fwd_kernel.cuh FWD_STAGES) */
+SM80_DECLARE_FWD(flashc_sm80_fwd_f16_d64_m64_s4)
+SM80_DECLARE_FWD(flashc_sm80_fwd_f16_d128_m64_s3)
+SM80_DECLARE_FWD(flashc_sm80_fwd_bf16_d64_m64_s4)
+SM80_DECLARE_FWD(flashc_sm80_fwd_bf16_d128_m64_s3)
 #if FLASHC_SM80_ENABLE_8BIT
 SM80_DECLARE_FWD(flashc_sm80_fwd_e4m3_d64_m64)
 SM80_DECLARE_FWD(flashc_sm80_fwd_e4m3_d128_m64)

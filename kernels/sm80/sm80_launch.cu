@@ -34,23 +34,39 @@ typedef struct sm80_plan {
 #define SM80_BIG_TILE_MIN_ROWS 128
 #define SM80_SMALL_TILE_M 64
 
+/* Deep variants (64-row tiles with a 3-4 stage K/V ring, FWD_STAGES, for decode) are compiled for
+   sm_90 only (d128's 112 KB exceeds sm_86/89's smem); they are taken where SM80_DEEP_CTAS_PER_SM of
+   them fit the opt-in (sm_90: 227 KB), because a deeper ring at one CTA per SM would keep fewer
+   bytes in flight, not more. Measured on the H200: decode 3.3 -> 4.2 TB/s; the same rings on the
+   128-row prefill tiles were not faster, so those have none. */
+#define SM80_DEEP_MIN_CC 90
+#define SM80_DEEP_CTAS_PER_SM 2
+
 typedef struct sm80_variant {
     flashc_dtype dt;
     int d, block_m;
+    int deep;
     sm80_fwd_fn fn;
     int (*smem)(void);
     int (*block_n)(void);
 } sm80_variant;
 
-#define SM80_VARIANT(dtype, dt, dd, mm)                                                                    \
-    {dtype, dd, mm, flashc_sm80_fwd_##dt##_d##dd##_m##mm, flashc_sm80_fwd_##dt##_d##dd##_m##mm##_smem_bytes, \
-     flashc_sm80_fwd_##dt##_d##dd##_m##mm##_block_n}
+#define SM80_VARIANT_NAMED(dtype, dd, mm, deep, name) {dtype, dd, mm, deep, name, name##_smem_bytes, name##_block_n}
+#define SM80_VARIANT(dtype, dt, dd, mm) SM80_VARIANT_NAMED(dtype, dd, mm, 0, flashc_sm80_fwd_##dt##_d##dd##_m##mm)
+#define SM80_VARIANT_DEEP(dtype, dt, dd, mm, st) \
+    SM80_VARIANT_NAMED(dtype, dd, mm, 1, flashc_sm80_fwd_##dt##_d##dd##_m##mm##_s##st)
+/* Per (dtype, head dim): preferred first (larger tile, then deeper ring). */
 static const sm80_variant k_variants[] = {
-    SM80_VARIANT(FLASHC_DTYPE_F16, f16, 64, 128),   SM80_VARIANT(FLASHC_DTYPE_F16, f16, 64, 64),
-    SM80_VARIANT(FLASHC_DTYPE_F16, f16, 128, 128),  SM80_VARIANT(FLASHC_DTYPE_F16, f16, 128, 64),
-    SM80_VARIANT(FLASHC_DTYPE_F16, f16, 256, 64),   SM80_VARIANT(FLASHC_DTYPE_BF16, bf16, 64, 128),
-    SM80_VARIANT(FLASHC_DTYPE_BF16, bf16, 64, 64),  SM80_VARIANT(FLASHC_DTYPE_BF16, bf16, 128, 128),
-    SM80_VARIANT(FLASHC_DTYPE_BF16, bf16, 128, 64), SM80_VARIANT(FLASHC_DTYPE_BF16, bf16, 256, 64),
+    SM80_VARIANT(FLASHC_DTYPE_F16, f16, 64, 128),
+    SM80_VARIANT_DEEP(FLASHC_DTYPE_F16, f16, 64, 64, 4),     SM80_VARIANT(FLASHC_DTYPE_F16, f16, 64, 64),
+    SM80_VARIANT(FLASHC_DTYPE_F16, f16, 128, 128),
+    SM80_VARIANT_DEEP(FLASHC_DTYPE_F16, f16, 128, 64, 3),    SM80_VARIANT(FLASHC_DTYPE_F16, f16, 128, 64),
+    SM80_VARIANT(FLASHC_DTYPE_F16, f16, 256, 64),
+    SM80_VARIANT(FLASHC_DTYPE_BF16, bf16, 64, 128),
+    SM80_VARIANT_DEEP(FLASHC_DTYPE_BF16, bf16, 64, 64, 4),   SM80_VARIANT(FLASHC_DTYPE_BF16, bf16, 64, 64),
+    SM80_VARIANT(FLASHC_DTYPE_BF16, bf16, 128, 128),
+    SM80_VARIANT_DEEP(FLASHC_DTYPE_BF16, bf16, 128, 64, 3),  SM80_VARIANT(FLASHC_DTYPE_BF16, bf16, 128, 64),
+    SM80_VARIANT(FLASHC_DTYPE_BF16, bf16, 256, 64),
 #if FLASHC_SM80_ENABLE_8BIT
     SM80_VARIANT(FLASHC_DTYPE_FP8_E4M3, e4m3, 64, 64), SM80_VARIANT(FLASHC_DTYPE_FP8_E4M3, e4m3, 128, 64),
     SM80_VARIANT(FLASHC_DTYPE_INT8, int8, 64, 64),     SM80_VARIANT(FLASHC_DTYPE_INT8, int8, 128, 64),
@@ -67,6 +83,9 @@ static int pick_variant(const flashc_problem *p, const flashc_device_info *dev, 
         if (v->dt != p->in_dtype || v->d != p->d) continue;
         if (v->block_m > SM80_SMALL_TILE_M && rows < SM80_BIG_TILE_MIN_ROWS) continue;
         if (v->smem() > dev->max_smem_optin) continue;
+        if (v->deep && (dev->cc_major * 10 + dev->cc_minor < SM80_DEEP_MIN_CC ||
+                        SM80_DEEP_CTAS_PER_SM * v->smem() > dev->max_smem_optin))
+            continue;
         pl->fn = v->fn;
         pl->block_m = v->block_m;
         pl->block_n = v->block_n();

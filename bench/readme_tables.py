@@ -1,0 +1,94 @@
+#!/usr/bin/env python3
+"""Render the README's performance tables from a bench_sdpa.py JSON file.
+
+    python3 bench/readme_tables.py bench/results/<date>-h200.json [--readme README.md]
+
+Prints three markdown tables (bf16 FA3 grid, fp8 FA3 grid, decode). With --readme, replaces the
+text between the `<!-- perf:NAME:begin -->` / `<!-- perf:NAME:end -->` markers in that file, so
+the README always shows a committed JSON's numbers, never hand-copied ones.
+"""
+import argparse
+import json
+import re
+
+SEQLENS_BF16 = [512, 1024, 2048, 4096, 8192, 16384]
+SEQLENS_FP8 = [2048, 8192, 16384]
+BF16_IMPLS = [("flashc", "flashc"), ("sdpa-cudnn", "cuDNN"), ("sdpa-flash", "FA2")]
+FP8_IMPLS = [("flashc", "flashc"), ("jax-cudnn-fp8", "cuDNN fp8")]
+DECODE_IMPLS = [("flashc", "flashc"), ("sdpa-cudnn", "cuDNN"), ("sdpa-flash", "FA2")]
+
+
+def fmt_s(s):
+    return f"{s // 1024}k" if s >= 1024 else str(s)
+
+
+def figure(rows, metric="tflops", **key):
+    for r in rows:
+        if all(r.get(k) == v for k, v in key.items()):
+            return r.get(metric) if r.get("status") == "ok" else None
+    return None
+
+
+def fa3_table(rows, dtype, seqlens, impls):
+    lines = []
+    for d in (64, 128, 256):
+        for causal in (False, True):
+            for impl, label in impls:
+                vals = [figure(rows, set="fa3", dtype=dtype, d=d, causal=causal, impl=impl, s_q=s)
+                        for s in seqlens]
+                if all(v is None for v in vals):
+                    continue
+                cells = [f"{v:.0f}" if v is not None else "n/a" for v in vals]
+                if impl == "flashc":
+                    cells = [f"**{c}**" for c in cells]
+                lines.append(f"| {d} | {'yes' if causal else 'no'} | {label} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def decode_table(rows):
+    dec = [r for r in rows if r.get("set") == "decode"]
+    shapes = []
+    for r in dec:
+        k = (r["b"], r["h_q"], r["h_kv"], r["s_k"], r["s_q"])
+        if k not in shapes:
+            shapes.append(k)
+    head = "| b | h_q | h_kv | s_k | s_q | " + " | ".join(l for _, l in DECODE_IMPLS) + " |"
+    lines = [head, "|" + "---|" * (5 + len(DECODE_IMPLS))]
+    for b, hq, hk, sk, sq in shapes:
+        cells = []
+        for impl, _ in DECODE_IMPLS:
+            v = figure(dec, "gbs", b=b, h_q=hq, h_kv=hk, s_k=sk, s_q=sq, impl=impl)
+            cells.append(f"{v:.0f}" if v is not None else "n/a")
+        cells[0] = f"**{cells[0]}**"
+        lines.append(f"| {b} | {hq} | {hk} | {fmt_s(sk)} | {sq} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("json")
+    ap.add_argument("--readme")
+    a = ap.parse_args()
+    rows = json.load(open(a.json))["results"]
+    tables = {
+        "bf16": "| d | causal | impl | " + " | ".join(fmt_s(s) for s in SEQLENS_BF16) + " |\n|"
+                + "---|" * (3 + len(SEQLENS_BF16)) + "\n" + fa3_table(rows, "bf16", SEQLENS_BF16, BF16_IMPLS),
+        "fp8": "| d | causal | impl | " + " | ".join(fmt_s(s) for s in SEQLENS_FP8) + " |\n|"
+               + "---|" * (3 + len(SEQLENS_FP8)) + "\n" + fa3_table(rows, "fp8", SEQLENS_FP8, FP8_IMPLS),
+        "decode": decode_table(rows),
+    }
+    if not a.readme:
+        for name, t in tables.items():
+            print(f"## {name}\n{t}\n")
+        return
+    text = open(a.readme).read()
+    for name, t in tables.items():
+        pat = re.compile(rf"(<!-- perf:{name}:begin -->\n).*?(<!-- perf:{name}:end -->)", re.S)
+        if not pat.search(text):
+            raise SystemExit(f"{a.readme}: no perf:{name} markers")
+        text = pat.sub(lambda m: m.group(1) + t + "\n" + m.group(2), text)
+    open(a.readme, "w").write(text)
+
+
+if __name__ == "__main__":
+    main()
