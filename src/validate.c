@@ -621,14 +621,15 @@ flashc_status flashc_validate(const flashc_attention_params *in, flashc_problem 
     return FLASHC_STATUS_SUCCESS;
 }
 
-/* Base pointer and the three outer strides of a q/k/v/out-like tensor: 16-byte multiples. */
-static flashc_status check_gpu_tensor(const void *ptr, const int64_t stride[3], int64_t elem, const char *name,
-                                      int user_dim_offset)
+/* Base pointer and the first n_strides of the three outer strides of a q/k/v/out-like tensor:
+   16-byte multiples. */
+static flashc_status check_gpu_tensor(const void *ptr, const int64_t stride[3], int n_strides, int64_t elem,
+                                      const char *name, int user_dim_offset)
 {
     if (!is_aligned(ptr, FLASHC_GPU_ALIGN_BYTES))
         return flashc_error(FLASHC_STATUS_MISALIGNED, "%s.data (%p) is not %d-byte aligned (GPU paths load %d-byte "
                             "vectors)", name, ptr, FLASHC_GPU_ALIGN_BYTES, FLASHC_GPU_ALIGN_BYTES);
-    for (int i = 0; i < 3; ++i)
+    for (int i = 0; i < n_strides; ++i)
         if ((stride[i] * elem) % FLASHC_GPU_ALIGN_BYTES != 0)
             return flashc_error(FLASHC_STATUS_MISALIGNED, "%s.stride[%d] = %lld elements (%lld bytes) is not a "
                                 "multiple of %d bytes", name, i - user_dim_offset, (long long)stride[i],
@@ -645,10 +646,12 @@ flashc_status flashc_validate_gpu(const flashc_problem *p)
     const int64_t in_bytes = dtype_bytes(p->in_dtype), out_bytes = dtype_bytes(p->out_dtype);
     /* Varlen tensors have no batch dimension: problem stride i is the user's stride i - 1. */
     const int kv_off = p->kv_layout == FLASHC_KV_VARLEN ? 1 : 0;
-    TRY(check_gpu_tensor(p->q, p->q_stride, in_bytes, "q", p->q_varlen));
-    TRY(check_gpu_tensor(p->k, p->k_stride, in_bytes, "k", kv_off));
-    TRY(check_gpu_tensor(p->v, p->v_stride, in_bytes, "v", kv_off));
-    TRY(check_gpu_tensor(p->o, p->o_stride, out_bytes, "out", p->q_varlen));
+    TRY(check_gpu_tensor(p->q, p->q_stride, 3, in_bytes, "q", p->q_varlen));
+    TRY(check_gpu_tensor(p->k, p->k_stride, 3, in_bytes, "k", kv_off));
+    /* V^T rows (s_k, total_k or page_size keys) may have any length: chunks of keys that are not
+       16-byte aligned are gathered byte by byte (slower; aligned rows are the fast path). */
+    TRY(check_gpu_tensor(p->v, p->v_stride, p->v_transposed ? 2 : 3, in_bytes, "v", kv_off));
+    TRY(check_gpu_tensor(p->o, p->o_stride, 3, out_bytes, "out", p->q_varlen));
     if (((int64_t)p->d * in_bytes) % FLASHC_GPU_ALIGN_BYTES != 0 || ((int64_t)p->d * out_bytes) % FLASHC_GPU_ALIGN_BYTES != 0)
         return flashc_error(FLASHC_STATUS_MISALIGNED, "head dim d = %d: d * element size is not a multiple of %d bytes",
                             (int)p->d, FLASHC_GPU_ALIGN_BYTES);

@@ -101,25 +101,39 @@ typedef uint16_t elem_t;
 #if defined(FWD_MIN_ARCH) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ < FWD_MIN_ARCH
 #define FWD_ARCH_SKIPPED 1                        /* empty body: the host never picks it here */
 #endif
+#if IS_8BIT && FWD_HEAD_DIM == 256
+/* 8-bit d256: the O accumulators of all 256 columns plus the 8-bit fragment shuffles do not fit
+   255 registers (ptxas spills on sm_89/90), so each CTA owns half of O's columns and both halves
+   compute the same S (1.5x the MMA work of one pass; K is read twice, V once). */
+#define D_SPLIT 2
+#else
+#define D_SPLIT 1
+#endif
+#define D_OUT (D / D_SPLIT)                       /* O columns (and V^T rows) of one CTA */
+#if IS_8BIT && FWD_HEAD_DIM == 256
+#define QK_UNROLL 2     /* ptxas on sm_90 hoists all 8 k-steps' fragments (96 registers) and spills */
+#else
+#define QK_UNROLL K_STEPS_QK
+#endif
 #define MIN_CTAS_PER_SM 1                         /* lets ptxas use up to 255 registers: no spills */
 #define CHUNK_ELEMS (CP_ASYNC_CHUNK_BYTES / ELEM_BYTES)
 #define ROW_CHUNKS (D / CHUNK_ELEMS)
 #define SWIZZLE_ROWS_MASK 7                       /* 8 rows x 16 B chunks form one swizzle atom */
 #define OUT_CHUNK_ELEMS 8                         /* 16-bit output: 8 per 16-byte chunk */
-#define OUT_ROW_CHUNKS (D / OUT_CHUNK_ELEMS)
+#define OUT_ROW_CHUNKS (D_OUT / OUT_CHUNK_ELEMS)
 #define OUT_CHUNKS_PER_THREAD (BLOCK_M * OUT_ROW_CHUNKS / NUM_THREADS)
 #define TILE_Q_ELEMS (BLOCK_M * D)
 #define TILE_KV_ELEMS (BLOCK_N * D)
 #define SMEM_BYTES ((TILE_Q_ELEMS + 2 * STAGES * TILE_KV_ELEMS) * ELEM_BYTES)
 #define S_FRAGS (BLOCK_N / MMA_N)                 /* n8 accumulators of S per slab */
-#define O_FRAGS (D / MMA_N)                       /* n8 accumulators of O per slab */
+#define O_FRAGS (D_OUT / MMA_N)                   /* n8 accumulators of O per slab */
 #define K_STEPS_QK (D / MMA_K)
 #define K_STEPS_PV (BLOCK_N / MMA_K)
 #define CHUNKS_PER_K_STEP (MMA_K / CHUNK_ELEMS)   /* 16-byte chunks per k16 step: 2 */
 #define Q_CHUNKS_PER_THREAD (BLOCK_M * ROW_CHUNKS / NUM_THREADS)
 #define KV_CHUNKS_PER_THREAD (BLOCK_N * ROW_CHUNKS / NUM_THREADS)
 #define VT_ROW_CHUNKS (BLOCK_N / CHUNK_ELEMS)     /* 8-bit V^T tile: d rows of BLOCK_N keys */
-#define VT_CHUNKS_PER_THREAD (D * VT_ROW_CHUNKS / NUM_THREADS)
+#define VT_CHUNKS_PER_THREAD (D_OUT * VT_ROW_CHUNKS / NUM_THREADS)
 
 #if defined(FWD_E4M3) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 890
 /* e4m3 mma/cvt need sm_89: this arch's kernel is an empty body (check() refuses cc < 8.9). */
@@ -149,6 +163,8 @@ typedef uint16_t elem_t;
 #error "8-bit variants use 64-row tiles (the output staging reuses the Q and first K buffers)"
 #endif
 
+#define FWD_STR(x) #x
+#define FWD_PRAGMA(x) _Pragma(FWD_STR(x)) /* a #pragma whose argument is a macro */
 #define FWD_CAT2(a, b) a##b
 #define FWD_CAT(a, b) FWD_CAT2(a, b)
 #define FWD_KERNEL FWD_CAT(FWD_NAME, _kernel)
@@ -161,6 +177,7 @@ typedef struct fwd_ctx {
     int group;             /* query rows per query index (group if packed, else 1) */
     int seqlen_q, seqlen_k, q_off, k_off, diag;
     int m0, m_rows;        /* first packed row of the tile; packed rows of the sequence */
+    int d0;                /* first O column of this CTA (D_SPLIT > 1), else 0 */
 #if IS_8BIT
     float qk_descale, v_descale; /* of this CTA's (batch, KV head) */
 #endif
@@ -200,10 +217,10 @@ static __device__ __forceinline__ int swz_rows(int row, int chunk, int row_elems
 }
 #define swz(row, chunk) swz_rows((row), (chunk), D, ROW_CHUNKS)
 #define swz_vt(row, chunk) swz_rows((row), (chunk), BLOCK_N, VT_ROW_CHUNKS)
-/* 16-bit output tile (rows of D elements, counted in 16-bit units) */
+/* 16-bit output tile (rows of D_OUT elements, counted in 16-bit units) */
 static __device__ __forceinline__ int swz_o(int row, int chunk)
 {
-    return row * D + (chunk & ~SWIZZLE_ROWS_MASK) * OUT_CHUNK_ELEMS +
+    return row * D_OUT + (chunk & ~SWIZZLE_ROWS_MASK) * OUT_CHUNK_ELEMS +
            (((chunk & SWIZZLE_ROWS_MASK) ^ (row & SWIZZLE_ROWS_MASK)) * OUT_CHUNK_ELEMS);
 }
 
@@ -256,7 +273,8 @@ static __device__ __forceinline__ void setup_ctx(const sm80_fwd_params *prm, fwd
     }
     if (p->seqused_k) c->seqlen_k = p->seqused_k[c->bi];
     c->diag = c->seqlen_k - c->seqlen_q;
-    c->m0 = blockIdx.x * BLOCK_M;
+    c->m0 = (int)(blockIdx.x / D_SPLIT) * BLOCK_M;
+    c->d0 = (int)(blockIdx.x % D_SPLIT) * D_OUT;
     c->m_rows = c->seqlen_q * c->group;
 #if IS_8BIT
     const float dq = p->q_descale ? p->q_descale[(int64_t)c->bi * p->q_descale_stride[0] +
@@ -335,6 +353,30 @@ static __device__ __forceinline__ void load_q_tile(const sm80_fwd_params *prm, c
     }
 }
 
+#if IS_8BIT
+/* Element offset of key j in V^T, without the head and dim-row terms. */
+static __device__ __forceinline__ int64_t vt_key_offset(const flashc_problem *p, const fwd_ctx *c, int j)
+{
+    if (p->kv_layout == FLASHC_KV_PAGED)
+        return p->page_table[(int64_t)c->bi * p->page_table_stride + j / p->page_size] * p->v_stride[0] +
+               j % p->page_size;
+    return (int64_t)c->bi * p->v_stride[0] + (int64_t)(c->k_off + j);
+}
+
+/* The 16 keys j.. of one V^T row, byte by byte (zero past the sequence), for chunks cp.async cannot
+   copy. Stored with a plain st.shared: the barrier before the block's first use orders it like the
+   cp.async data. */
+static __device__ __forceinline__ uint4 gather_vt_chunk(const flashc_problem *p, const fwd_ctx *c, const elem_t *v, int j,
+                                                         int64_t row_off)
+{
+    uint32_t w[CP_ASYNC_CHUNK_BYTES / 4] = {0, 0, 0, 0};
+#pragma unroll
+    for (int e = 0; e < CHUNK_ELEMS; ++e)
+        if (j + e < c->seqlen_k) w[e / 4] |= (uint32_t)v[vt_key_offset(p, c, j + e) + row_off] << (8 * (e % 4));
+    return make_uint4(w[0], w[1], w[2], w[3]);
+}
+#endif
+
 /* K and V rows of key block n. Paged KV: every row finds its page through the page table. */
 static __device__ __forceinline__ void load_kv_tile(const sm80_fwd_params *prm, const fwd_ctx *c, elem_t *sK,
                                                     elem_t *sV, int n, int tid)
@@ -385,25 +427,26 @@ static __device__ __forceinline__ void load_kv_tile(const sm80_fwd_params *prm, 
 #endif
     }
 #if IS_8BIT
-    /* V^T: row = head-dim index, 16 consecutive keys per chunk (one page holds whole chunks:
-       page_size % 16 == 0, checked on the host); the tail chunk is partly zero-filled. */
+    /* V^T: row = head-dim index (this CTA's D_OUT of them), 16 consecutive keys per chunk; the
+       tail chunk is partly zero-filled. A chunk whose keys straddle a page or whose start is not
+       16-byte aligned (varlen starts, page sizes or s_k not multiples of 16) is gathered. */
 #pragma unroll
     for (int it = 0; it < VT_CHUNKS_PER_THREAD; ++it) {
         int idx = tid + it * NUM_THREADS;
         int dr = idx / VT_ROW_CHUNKS, ch = idx % VT_ROW_CHUNKS;
         int j = n * BLOCK_N + ch * CHUNK_ELEMS;
+        const int64_t row_off = (int64_t)c->hk * p->v_stride[1] + (int64_t)(c->d0 + dr) * p->v_stride[2];
         const elem_t *vs = v;
         uint32_t bytes = 0;
         if (j < c->seqlen_k) {
-            int64_t vo;
-            if (paged) {
-                int64_t page = p->page_table[(int64_t)c->bi * p->page_table_stride + j / p->page_size];
-                vo = page * p->v_stride[0] + (j % p->page_size);
-            } else {
-                vo = (int64_t)c->bi * p->v_stride[0] + (int64_t)(c->k_off + j);
+            const int keys = min(c->seqlen_k - j, CHUNK_ELEMS);
+            vs = v + vt_key_offset(p, c, j) + row_off;
+            const int one_page = !paged || j % p->page_size + keys <= p->page_size;
+            if (!one_page || ((uintptr_t)vs & (CP_ASYNC_CHUNK_BYTES - 1)) != 0) {
+                *(uint4 *)(sV + swz_vt(dr, ch)) = gather_vt_chunk(p, c, v, j, row_off);
+                continue;
             }
-            vs = v + vo + (int64_t)c->hk * p->v_stride[1] + (int64_t)dr * p->v_stride[2];
-            bytes = min(c->seqlen_k - j, CHUNK_ELEMS) * ELEM_BYTES;
+            bytes = keys * ELEM_BYTES;
         }
         cp_async_cg_shared_global_16(cvta_to_shared_u32(sV + swz_vt(dr, ch)), vs, bytes);
     }
@@ -431,7 +474,7 @@ static __device__ __forceinline__ void compute_qk(float S[M_SLABS][S_FRAGS][4],
     for (int sl = 0; sl < M_SLABS; ++sl)
 #pragma unroll
         for (int f = 0; f < S_FRAGS; ++f) S[sl][f][0] = S[sl][f][1] = S[sl][f][2] = S[sl][f][3] = 0.f;
-#pragma unroll
+    FWD_PRAGMA(unroll QK_UNROLL)
     for (int kk = 0; kk < K_STEPS_QK; ++kk) {
         uint32_t a[M_SLABS][4];
 #pragma unroll
@@ -662,13 +705,13 @@ static __device__ __forceinline__ void epilogue(const sm80_fwd_params *prm, cons
             const fwd_row ri = row_info(prm, c, warp, lane, k);
             if (!ri.valid) continue;
             int64_t grow = (p->q_varlen ? (int64_t)c->q_off : (int64_t)c->bi * p->s_q) + ri.i;
-            float *dst = prm->ws_o + (((int64_t)c->split * p->total_q + grow) * p->h_q + ri.h) * D;
+            float *dst = prm->ws_o + (((int64_t)c->split * p->total_q + grow) * p->h_q + ri.h) * D + c->d0;
 #pragma unroll
             for (int o = 0; o < O_FRAGS; ++o) {
                 float2 v = make_float2(O[k >> 1][o][2 * (k & 1)] * inv[k], O[k >> 1][o][2 * (k & 1) + 1] * inv[k]);
                 *(float2 *)(dst + o * MMA_N + 2 * t) = v;
             }
-            if (t == 0) prm->ws_lse[((int64_t)c->split * p->h_q + ri.h) * p->total_q + grow] = lse[k];
+            if (t == 0 && c->d0 == 0) prm->ws_lse[((int64_t)c->split * p->h_q + ri.h) * p->total_q + grow] = lse[k];
         }
         return;
     }
@@ -685,7 +728,7 @@ static __device__ __forceinline__ void epilogue(const sm80_fwd_params *prm, cons
                                      p->out_dtype);
             *(uint32_t *)(sO + swz_o(row, col / OUT_CHUNK_ELEMS) + col % OUT_CHUNK_ELEMS) = v;
         }
-        if (p->lse && t == 0) {
+        if (p->lse && t == 0 && c->d0 == 0) {
             const fwd_row ri = row_info(prm, c, warp, lane, k);
             if (ri.valid)
                 p->lse[(int64_t)c->bi * p->lse_stride[0] + (int64_t)ri.h * p->lse_stride[1] + c->q_off + ri.i] = lse[k];
@@ -701,7 +744,7 @@ static __device__ __forceinline__ void epilogue(const sm80_fwd_params *prm, cons
         if (r >= c->m_rows) continue;
         int i = r / c->group;
         uint16_t *dst = out + (int64_t)c->bi * p->o_stride[0] + (int64_t)(c->q_off + i) * p->o_stride[1] +
-                        (int64_t)row_head(prm, c, r) * p->o_stride[2] + ch * OUT_CHUNK_ELEMS;
+                        (int64_t)row_head(prm, c, r) * p->o_stride[2] + c->d0 + ch * OUT_CHUNK_ELEMS;
         *(uint4 *)dst = *(const uint4 *)(sO + swz_o(row, ch));
     }
 }
@@ -811,7 +854,7 @@ extern "C" cudaError_t FWD_NAME(const sm80_fwd_params *prm, int grid_m, int grid
     e = cudaFuncSetAttribute(FWD_KERNEL, cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutMaxShared);
     if (e != cudaSuccess) return e;
 #endif
-    FWD_KERNEL<<<dim3(grid_m, grid_h, grid_z), NUM_THREADS, SMEM_BYTES, stream>>>(*prm);
+    FWD_KERNEL<<<dim3(grid_m * D_SPLIT, grid_h, grid_z), NUM_THREADS, SMEM_BYTES, stream>>>(*prm);
     return cudaGetLastError();
 }
 

@@ -12,7 +12,6 @@
 
 #define SM80_MIN_CC_MAJOR 8
 #define SM80_E4M3_MIN_CC 89           /* mma / cvt e4m3: sm_89+ */
-#define SM80_8BIT_CHUNK_KEYS 16       /* V^T is loaded in 16-key (16-byte) chunks */
 #define SM80_LOG2E 1.4426950408889634f
 #define SM80_MAX_GRID_YZ 65535
 #define SM80_CTAS_PER_SM_TARGET 2      /* resident CTAs per SM the split heuristic aims to fill */
@@ -70,6 +69,7 @@ static const sm80_variant k_variants[] = {
 #if FLASHC_SM80_ENABLE_8BIT
     SM80_VARIANT(FLASHC_DTYPE_FP8_E4M3, e4m3, 64, 64), SM80_VARIANT(FLASHC_DTYPE_FP8_E4M3, e4m3, 128, 64),
     SM80_VARIANT(FLASHC_DTYPE_INT8, int8, 64, 64),     SM80_VARIANT(FLASHC_DTYPE_INT8, int8, 128, 64),
+    SM80_VARIANT(FLASHC_DTYPE_FP8_E4M3, e4m3, 256, 64), SM80_VARIANT(FLASHC_DTYPE_INT8, int8, 256, 64),
 #endif
 };
 #define SM80_NUM_VARIANTS ((int)(sizeof k_variants / sizeof k_variants[0]))
@@ -152,24 +152,13 @@ extern "C" flashc_status flashc_sm80_check(const flashc_problem *p, const flashc
         if (!FLASHC_SM80_ENABLE_8BIT)
             return flashc_error(FLASHC_STATUS_NOT_SUPPORTED,
                                 "sm80: 8-bit inputs (fp8 e4m3 / int8) are not enabled in this build "
-                                "(FLASHC_SM80_ENABLE_8BIT: kernels not yet verified on a device)");
+                                "(built with FLASHC_SM80_ENABLE_8BIT=0)");
         if (p->in_dtype == FLASHC_DTYPE_FP8_E4M3 && dev->cc_major * 10 + dev->cc_minor < SM80_E4M3_MIN_CC)
             return flashc_error(FLASHC_STATUS_NOT_SUPPORTED, "sm80: fp8 e4m3 needs compute capability 8.9+, device has %d.%d",
                                 dev->cc_major, dev->cc_minor);
         if (!p->v_transposed)
             return flashc_error(FLASHC_STATUS_NOT_SUPPORTED,
                                 "sm80: 8-bit inputs need v_transposed = 1 (V sequence-innermost)");
-        if (p->kv_layout == FLASHC_KV_VARLEN)
-            return flashc_error(FLASHC_STATUS_NOT_SUPPORTED,
-                                "sm80: 8-bit inputs with varlen K/V are not implemented (sequence starts in "
-                                "transposed V need not be 16-byte aligned)");
-        if (p->kv_layout == FLASHC_KV_PAGED && p->page_size % SM80_8BIT_CHUNK_KEYS != 0)
-            return flashc_error(FLASHC_STATUS_NOT_SUPPORTED,
-                                "sm80: 8-bit paged K/V needs page_size a multiple of %d, got %d", SM80_8BIT_CHUNK_KEYS,
-                                p->page_size);
-        if (p->d != 64 && p->d != 128)
-            return flashc_error(FLASHC_STATUS_NOT_SUPPORTED, "sm80: 8-bit inputs support head dims 64 and 128, not %d",
-                                p->d);
     } else {
         if (p->in_dtype != FLASHC_DTYPE_F16 && p->in_dtype != FLASHC_DTYPE_BF16)
             return flashc_error(FLASHC_STATUS_NOT_SUPPORTED, "sm80: input dtype %d not supported", (int)p->in_dtype);

@@ -332,7 +332,9 @@ BREAK(brk_gpu_q_stride, p->backend = FLASHC_BACKEND_SM90; p->q.stride[1] += 1;)
 BREAK(brk_gpu_out_stride, p->backend = FLASHC_BACKEND_SM80; p->out.stride[2] += 4;)
 BREAK(brk_gpu_varlen_stride, p->backend = FLASHC_BACKEND_SM80; p->k.stride[0] += 2;)
 BREAK(brk_gpu_int8_stride, p->backend = FLASHC_BACKEND_SM80; p->k.stride[1] += 8; /* 8 bytes, not 16 */)
-BREAK(brk_gpu_vt_stride, p->backend = FLASHC_BACKEND_SM80; p->v.stride[2] = FX_SK + 1; /* 8 bytes */)
+/* V^T rows (stride[2]) may have any length (the kernel gathers unaligned chunks); the outer strides
+   still move 16-byte vectors */
+BREAK(brk_gpu_vt_stride, p->backend = FLASHC_BACKEND_SM80; p->v.stride[0] += 8; /* 8 bytes */)
 BREAK(brk_gpu_bf16_out_q4, p->backend = FLASHC_BACKEND_SM80; p->out.dtype = FLASHC_DTYPE_BF16;
       p->q.data = OFFSET_BYTES(p->q.data, 4);)
 
@@ -469,7 +471,7 @@ static const fail_case k_cases[] = {
     {"SM80 out head stride not 16 bytes", FX_BATCHED, brk_gpu_out_stride, MIS, "out.stride[2]"},
     {"SM80 varlen k row stride", FX_VARLEN, brk_gpu_varlen_stride, MIS, "k.stride[0]"},
     {"SM80 int8 k stride 8 bytes", FX_INT8_VT, brk_gpu_int8_stride, MIS, "k.stride[1]"},
-    {"SM80 transposed v dim stride", FX_INT8_VT, brk_gpu_vt_stride, MIS, "v.stride[2]"},
+    {"SM80 transposed v batch stride", FX_INT8_VT, brk_gpu_vt_stride, MIS, "v.stride[0]"},
     {"SM80 bf16 out, q base +4 bytes", FX_BATCHED, brk_gpu_bf16_out_q4, MIS, "q.data"},
 };
 

@@ -35,6 +35,7 @@
 #define TOL_LSE_ABS 1e-3
 #define TOL_8BIT_RMS_FACTOR 2.0
 #define TOL_8BIT_RMS_FLOOR 1e-4 /* absorbs a vanishing baseline */
+#define TOL_8BIT_KERNEL_RMS 0.0625 /* 2^-4: e4m3's relative rounding of P (see run_backend) */
 #define E4M3_MAX 448.0
 #define INT8_MAX_Q 127.0
 
@@ -50,6 +51,13 @@ static int g_quick = 0;
 static const char *g_filter = NULL;
 static int g_setup_fail = 0; /* failures outside a (case, backend) pair */
 static tu_rng g_rng;
+static int g_cc = 0; /* device compute capability, e.g. 90 */
+/* 8-bit kernel error against the exact answer on the quantized inputs (P quantisation + f32
+   accumulation alone; the input quantisation is the baseline): count, sum, max per dtype */
+enum { K8_E4M3, K8_INT8, K8_COUNT };
+static int g_k8_n[K8_COUNT];
+static double g_k8_sum[K8_COUNT], g_k8_max[K8_COUNT];
+static char g_k8_worst[K8_COUNT][260];
 
 /* ---- Case description ------------------------------------------------------------------- */
 enum { BIAS_NONE, BIAS_FULL, BIAS_BCAST_B, BIAS_BCAST_H, BIAS_BCAST_BH, BIAS_EXTENT1_B };
@@ -59,7 +67,7 @@ enum { KV_BATCHED, KV_VARLEN, KV_PAGED };
 typedef struct tcase {
     char name[200];
     flashc_dtype dt;
-    flashc_dtype out_dt;       /* GPU output dtype (16-bit cases; 8-bit cases write bf16) */
+    flashc_dtype out_dt;       /* GPU output dtype */
     float scale;               /* softmax_scale (0 = 1/sqrt(d)) */
     int d, b, sq, sk, hq, hkv;  /* sq/sk: batched extents (varlen: from seqlens) */
     int causal, wl, wr;
@@ -81,8 +89,10 @@ static tcase base_case(flashc_dtype dt, int d)
 {
     tcase c;
     memset(&c, 0, sizeof c);
+    const int is8 = dt == FLASHC_DTYPE_FP8_E4M3 || dt == FLASHC_DTYPE_INT8;
     c.dt = dt;
-    c.out_dt = dt;
+    c.out_dt = is8 ? FLASHC_DTYPE_BF16 : dt;
+    c.v_transposed = is8; /* the layout the 8-bit kernels take */
     c.d = d;
     c.b = 2;
     c.sq = 97;
@@ -247,8 +257,10 @@ static int build_inputs(const tcase *tc, inputs *in, flashc_dtype dt)
     return 0;
 }
 
-/* 8-bit copy of a 16-bit tensor: per-KV-head descale [b, h_kv] (row-major batched layouts only),
-   descale = amax(tensor) / qmax * (1 + 0.1 * hk) so nothing saturates and each head differs. */
+/* 8-bit copy of a 16-bit tensor with a descale [b, h_kv] that varies by KV head only:
+   amax(tensor) / qmax * (1 + 0.1 * hk), so nothing saturates and each head differs. The head of an
+   element is its index along dimension head_dim_index (any layout: batched, varlen, paged, V^T);
+   `group` query heads share a KV head. */
 static int quantize(const tu_tensor *src, tu_tensor *dst, tu_tensor *ds, flashc_dtype dt8, int b, int hkv,
                     int group, int head_dim_index)
 {
@@ -267,17 +279,37 @@ static int quantize(const tu_tensor *src, tu_tensor *dst, tu_tensor *ds, flashc_
     }
     for (int bi = 0; bi < b; ++bi)
         for (int hk = 0; hk < hkv; ++hk) tu_encode(FLASHC_DTYPE_F32, ds->alloc, bi * hkv + hk, amax / qmax * (1 + 0.1 * hk));
-    /* logical row-major index -> (batch, head) from the shape: batch = dim 0, head = dim head_dim_index */
-    int64_t inner = 1;
+    int64_t inner = 1; /* row-major index -> head: (i / inner) % shape[head_dim_index] */
     for (int k = head_dim_index + 1; k < src->view.ndim; ++k) inner *= src->view.shape[k];
-    int64_t per_b = n / src->view.shape[0];
     for (int64_t i = 0; i < n; ++i) {
-        int bi = (int)(i / per_b);
         int h = (int)((i / inner) % src->view.shape[head_dim_index]);
-        double s = tu_decode(FLASHC_DTYPE_F32, ds->alloc, bi * hkv + h / group);
+        double s = tu_decode(FLASHC_DTYPE_F32, ds->alloc, h / group);
         tu_encode(dt8, dst->alloc, tu_offset(&dst->view, i), x[i] / s);
     }
     free(x);
+    return 0;
+}
+
+/* V in K's layout -> sequence-innermost V^T of the same KV layout (bf16):
+   batched [b, s_k, h, d] -> [b, h, d, s_k]; varlen [total_k, h, d] -> [h, d, total_k];
+   paged [pages, page_size, h, d] -> [pages, h, d, page_size]. */
+static int transpose_v(const tcase *tc, const inputs *in16, tu_tensor *vt)
+{
+    const tu_tensor *v = &in16->v;
+    const int varlen = tc->kv == KV_VARLEN;
+    const int64_t outer = varlen ? 1 : v->view.shape[0], seq = v->view.shape[varlen ? 0 : 1];
+    const int h = tc->hkv, d = tc->d;
+    int r = varlen ? alloc4(vt, FLASHC_DTYPE_BF16, 3, h, d, seq, 0, 0) : alloc4(vt, FLASHC_DTYPE_BF16, 4, outer, h, d, seq, 0);
+    if (r) return -1;
+    for (int64_t a = 0; a < outer; ++a)
+        for (int64_t j = 0; j < seq; ++j)
+            for (int hh = 0; hh < h; ++hh)
+                for (int c = 0; c < d; ++c) {
+                    int64_t src = ((a * seq + j) * h + hh) * d + c;
+                    int64_t dst = ((a * h + hh) * d + c) * seq + j;
+                    tu_encode(FLASHC_DTYPE_BF16, vt->alloc, dst,
+                              tu_decode(FLASHC_DTYPE_BF16, v->alloc, tu_offset(&v->view, src)));
+                }
     return 0;
 }
 
@@ -437,7 +469,7 @@ static int run_backend(const tcase *tc, inputs *in, const ptrs *dp, int be, cons
                        double base_rms)
 {
     const int is8 = tc->dt == FLASHC_DTYPE_FP8_E4M3 || tc->dt == FLASHC_DTYPE_INT8;
-    const flashc_dtype odt = is8 ? FLASHC_DTYPE_BF16 : tc->out_dt;
+    const flashc_dtype odt = tc->out_dt;
     int ok = 1;
     run_out r;
     double *got = NULL, *got_lse = NULL;
@@ -475,8 +507,10 @@ static int run_backend(const tcase *tc, inputs *in, const ptrs *dp, int be, cons
     }
     if (st == FLASHC_STATUS_SUCCESS) st = flashc_attention_forward(&p, ws, ws_bytes, NULL);
     if (st == FLASHC_STATUS_NOT_SUPPORTED) {
-        /* the support matrix: 16-bit inputs at head dims 64, 128, 256 */
-        const int in_matrix = !is8 && (tc->d == 64 || tc->d == 128 || tc->d == 256);
+        /* the support matrix: head dims 64, 128, 256; 16-bit inputs, or 8-bit ones with V^T (e4m3
+           from sm_89) */
+        const int dtype_ok = !is8 || (tc->v_transposed && (tc->dt != FLASHC_DTYPE_FP8_E4M3 || g_cc >= 89));
+        const int in_matrix = dtype_ok && (tc->d == 64 || tc->d == 128 || tc->d == 256);
         if (be == BE_AUTO && in_matrix) {
             printf("FAIL %s [%s]: NOT_SUPPORTED inside the support matrix: %s\n", tc->name, BE_NAME[be],
                    flashc_last_error());
@@ -510,6 +544,24 @@ static int run_backend(const tcase *tc, inputs *in, const ptrs *dp, int be, cons
         if (n_nan || !(err <= TOL_8BIT_RMS_FACTOR * base_rms + TOL_8BIT_RMS_FLOOR)) {
             printf("FAIL %s [%s]: rel RMS %.3g vs baseline %.3g (quantize->exact), %lld NaN/unexpected writes\n",
                    tc->name, BE_NAME[be], err, base_rms, (long long)n_nan);
+            ok = 0;
+        }
+        /* the kernel's own error (P quantisation + accumulation): against the exact answer on the
+           quantized inputs; bounded by the e4m3 rounding of P (relative 2^-4) for both dtypes */
+        const double err_k = rel_rms(got, want, n_out);
+        const int k8 = tc->dt == FLASHC_DTYPE_INT8 ? K8_INT8 : K8_E4M3;
+        ++g_k8_n[k8];
+        g_k8_sum[k8] += err_k;
+        if (err_k > g_k8_max[k8]) {
+            g_k8_max[k8] = err_k;
+            snprintf(g_k8_worst[k8], sizeof g_k8_worst[k8], "%s [%s]", tc->name, BE_NAME[be]);
+        }
+        if (tu_verbose())
+            printf("8bit %s [%s]: rel RMS %.4f (baseline %.4f), kernel alone %.4f\n", tc->name, BE_NAME[be], err,
+                   base_rms, err_k);
+        if (!(err_k <= TOL_8BIT_KERNEL_RMS)) {
+            printf("FAIL %s [%s]: kernel rel RMS %.3g against exact attention on the quantized inputs > %.3g\n",
+                   tc->name, BE_NAME[be], err_k, TOL_8BIT_KERNEL_RMS);
             ok = 0;
         }
     } else {
@@ -626,22 +678,17 @@ static void run_case(tcase tc)
         tu_tensor v16t;
         memset(&v16t, 0, sizeof v16t);
         const tu_tensor *vsrc = &in16.v;
-        if (tc.v_transposed) { /* [b, sk, hkv, d] -> [b, hkv, d, sk] */
-            if (alloc4(&v16t, FLASHC_DTYPE_BF16, 4, tc.b, tc.hkv, tc.d, tc.sk, 0)) goto setup_fail;
-            for (int bi = 0; bi < tc.b; ++bi)
-                for (int j = 0; j < tc.sk; ++j)
-                    for (int h = 0; h < tc.hkv; ++h)
-                        for (int c = 0; c < tc.d; ++c) {
-                            int64_t src = ((int64_t)(bi * tc.sk + j) * tc.hkv + h) * tc.d + c;
-                            int64_t dst = ((int64_t)(bi * tc.hkv + h) * tc.d + c) * tc.sk + j;
-                            tu_encode(FLASHC_DTYPE_BF16, v16t.alloc, dst,
-                                      tu_decode(FLASHC_DTYPE_BF16, in16.v.alloc, tu_offset(&in16.v.view, src)));
-                        }
+        if (tc.v_transposed) {
+            if (transpose_v(&tc, &in16, &v16t)) goto setup_fail;
             vsrc = &v16t;
         }
-        if (quantize(&in16.q, &in.q, &in.qd, tc.dt, tc.b, tc.hkv, g, 2) ||
-            quantize(&in16.k, &in.k, &in.kd, tc.dt, tc.b, tc.hkv, 1, 2) ||
-            quantize(vsrc, &in.v, &in.vd, tc.dt, tc.b, tc.hkv, 1, tc.v_transposed ? 1 : 2))
+        /* index of the head dimension: q [b, s, h, d] | [total, h, d]; k [b, s, h, d] | [total, h, d]
+           | [pages, ps, h, d]; V^T [b | pages, h, d, s] | [h, d, total]; V as k */
+        const int q_hdim = tc.q_varlen ? 1 : 2, k_hdim = tc.kv == KV_VARLEN ? 1 : 2;
+        const int v_hdim = tc.v_transposed ? (tc.kv == KV_VARLEN ? 0 : 1) : k_hdim;
+        if (quantize(&in16.q, &in.q, &in.qd, tc.dt, tc.b, tc.hkv, g, q_hdim) ||
+            quantize(&in16.k, &in.k, &in.kd, tc.dt, tc.b, tc.hkv, 1, k_hdim) ||
+            quantize(vsrc, &in.v, &in.vd, tc.dt, tc.b, tc.hkv, 1, v_hdim))
             goto setup_fail;
         if (v16t.alloc) tu_tensor_free(&v16t);
         in.bias = in16.bias;
@@ -716,7 +763,7 @@ static void feature_cases(flashc_dtype dt, int d)
     c = base_case(dt, d); c.scale = 0.05f; c.causal = 1; named(&c, "scale 0.05 causal"); run_case(c);
     c = base_case(dt, d); c.wl = 50; named(&c, "window left only"); run_case(c);
     c = base_case(dt, d); c.wr = 10; c.sq = 200; c.sk = 90; named(&c, "window right only sq>sk"); run_case(c);
-    c = base_case(dt, d); c.out_dt = dt == FLASHC_DTYPE_BF16 ? FLASHC_DTYPE_F16 : FLASHC_DTYPE_BF16;
+    c = base_case(dt, d); c.out_dt = c.out_dt == FLASHC_DTYPE_BF16 ? FLASHC_DTYPE_F16 : FLASHC_DTYPE_BF16;
     named(&c, "other output dtype"); run_case(c);
     c = base_case(dt, d); c.bias = BIAS_EXTENT1_B; c.bias_dt = FLASHC_DTYPE_BF16; named(&c, "bias bf16 extent-1 batch"); run_case(c);
     c = base_case(dt, d); c.sq = 1; c.sk = 1500; c.hq = c.hkv = 3; named(&c, "decode sq1 mha"); run_case(c);
@@ -762,15 +809,17 @@ static void feature_cases(flashc_dtype dt, int d)
     named(&c, "decode paged ps16"); run_case(c);
 }
 
+/* 8-bit cases beyond the feature grid (which runs with V^T): V in K's layout must be refused
+   (skipped per backend, never run), and 16-byte-aligned V^T rows take the cp.async fast path
+   (the grid's odd s_k take the gather path). */
 static void eight_bit_cases(flashc_dtype dt, int d)
 {
     tcase c;
     for (int vt = 0; vt <= 1; ++vt) {
-        /* sequence-innermost V needs 16-byte rows: s_k a multiple of 16 for 8-bit types */
         c = base_case(dt, d); c.v_transposed = vt; c.hq = 4; c.hkv = 2; c.sk = 144;
-        named(&c, vt ? "plain v_transposed" : "plain"); run_case(c);
+        named(&c, vt ? "aligned v_transposed" : "v in k layout"); run_case(c);
         c = base_case(dt, d); c.v_transposed = vt; c.causal = 1; c.sq = 64; c.sk = 208;
-        named(&c, vt ? "causal v_transposed" : "causal"); run_case(c);
+        named(&c, vt ? "aligned causal v_transposed" : "v in k layout causal"); run_case(c);
     }
 }
 
@@ -812,6 +861,7 @@ int main(int argc, char **argv)
     struct cudaDeviceProp prop;
     if (cudaGetDeviceProperties(&prop, 0) == cudaSuccess)
         printf("device: %s (sm_%d%d, %d SMs)\n", prop.name, prop.major, prop.minor, prop.multiProcessorCount);
+    g_cc = prop.major * 10 + prop.minor;
     tu_rng_init(&g_rng, tu_seed());
 
     const flashc_dtype dts[2] = {FLASHC_DTYPE_BF16, FLASHC_DTYPE_F16};
@@ -826,6 +876,7 @@ int main(int argc, char **argv)
         for (int k = 0; k < 3; ++k) {
             if (g_quick && dims[k] != 128) continue;
             eight_bit_cases(dt8[t], dims[k]);
+            if (!g_quick || t == 0) feature_cases(dt8[t], dims[k]);
         }
     if (!g_quick) big_cases();
     /* outside the support matrix: a backend may refuse (skipped), but must not misbehave */
@@ -845,6 +896,12 @@ int main(int argc, char **argv)
         fail += g_be_fail[be];
         skip += g_be_skip[be];
     }
+    static const char *k8_name[K8_COUNT] = {"fp8_e4m3", "int8"};
+    for (int k = 0; k < K8_COUNT; ++k)
+        if (g_k8_n[k])
+            printf("8-bit kernel error (P quantisation + accumulation, rel RMS vs exact attention on the quantized "
+                   "inputs), %s: mean %.4f, max %.4f (%s), %d runs\n",
+                   k8_name[k], g_k8_sum[k] / g_k8_n[k], g_k8_max[k], g_k8_worst[k], g_k8_n[k]);
     printf("%d passed, %d failed, %d skipped\n", pass, fail, skip);
     if (fail) return 1;
     if (pass == 0 && skip > 0) return 77;
