@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """flashc beside PyTorch SDPA (cuDNN, flash, efficient) and cuDNN fp8 through JAX, one process.
 
-    python3 bench/bench_sdpa.py [--quick] [--sets fa3,decode] [--dtypes bf16,fp8] [--out DIR]
+    python3 bench/bench_sdpa.py [--quick] [--sets fa3,decode] [--dtypes bf16,fp8,int8] [--out DIR]
 
 Every implementation of a row gets the same input tensors ([b, s, h, d], random, never zeros).
 Measures the ceilings in the same run (bf16 GEMM 8192^3, fp8 torch._scaled_mm 8192^3, int8
@@ -564,7 +564,7 @@ def parse_args(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--quick", action="store_true", help="seqlens 1k and 8k, fewer decode rows")
     p.add_argument("--sets", default="fa3,decode", help="fa3, decode (comma-separated)")
-    p.add_argument("--dtypes", default="bf16,fp8", help="bf16, f16, fp8, int8 (comma-separated)")
+    p.add_argument("--dtypes", default="bf16,fp8,int8", help="bf16, f16, fp8, int8 (comma-separated)")
     p.add_argument("--hdims", default="", help="only these head dims (fa3), e.g. 128")
     p.add_argument("--seqlens", default="", help="only these seqlens (fa3 s; decode s_k)")
     p.add_argument("--impls", default=",".join([IMPL_FLASHC, *SDPA_IMPLS, IMPL_JAX_FP8]),

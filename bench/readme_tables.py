@@ -3,7 +3,8 @@
 
     python3 bench/readme_tables.py bench/results/<date>-h200.json [--readme README.md]
 
-Prints three markdown tables (bf16 FA3 grid, fp8 FA3 grid, decode). With --readme, replaces the
+Prints three markdown tables (bf16 FA3 grid, 8-bit FA3 grid: flashc fp8 and int8 beside cuDNN
+fp8, decode). With --readme, replaces the
 text between the `<!-- perf:NAME:begin -->` / `<!-- perf:NAME:end -->` markers in that file, so
 the README always shows a committed JSON's numbers, never hand-copied ones.
 """
@@ -14,7 +15,9 @@ import re
 SEQLENS_BF16 = [512, 1024, 2048, 4096, 8192, 16384]
 SEQLENS_FP8 = [2048, 8192, 16384]
 BF16_IMPLS = [("flashc", "flashc"), ("sdpa-cudnn", "cuDNN"), ("sdpa-flash", "FA2")]
-FP8_IMPLS = [("flashc", "flashc"), ("jax-cudnn-fp8", "cuDNN fp8")]
+# 8-bit table: (dtype, impl, label)
+EIGHT_BIT_IMPLS = [("fp8", "flashc", "flashc fp8"), ("int8", "flashc", "flashc int8"),
+                   ("fp8", "jax-cudnn-fp8", "cuDNN fp8")]
 DECODE_IMPLS = [("flashc", "flashc"), ("sdpa-cudnn", "cuDNN"), ("sdpa-flash", "FA2")]
 
 
@@ -29,11 +32,12 @@ def figure(rows, metric="tflops", **key):
     return None
 
 
-def fa3_table(rows, dtype, seqlens, impls):
+def fa3_table(rows, seqlens, impls):
+    """impls: (dtype, impl, label) triples, one table row each per (d, causal)."""
     lines = []
     for d in (64, 128, 256):
         for causal in (False, True):
-            for impl, label in impls:
+            for dtype, impl, label in impls:
                 vals = [figure(rows, set="fa3", dtype=dtype, d=d, causal=causal, impl=impl, s_q=s)
                         for s in seqlens]
                 if all(v is None for v in vals):
@@ -72,9 +76,10 @@ def main():
     rows = json.load(open(a.json))["results"]
     tables = {
         "bf16": "| d | causal | impl | " + " | ".join(fmt_s(s) for s in SEQLENS_BF16) + " |\n|"
-                + "---|" * (3 + len(SEQLENS_BF16)) + "\n" + fa3_table(rows, "bf16", SEQLENS_BF16, BF16_IMPLS),
-        "fp8": "| d | causal | impl | " + " | ".join(fmt_s(s) for s in SEQLENS_FP8) + " |\n|"
-               + "---|" * (3 + len(SEQLENS_FP8)) + "\n" + fa3_table(rows, "fp8", SEQLENS_FP8, FP8_IMPLS),
+                + "---|" * (3 + len(SEQLENS_BF16)) + "\n"
+                + fa3_table(rows, SEQLENS_BF16, [("bf16", i, l) for i, l in BF16_IMPLS]),
+        "8bit": "| d | causal | impl | " + " | ".join(fmt_s(s) for s in SEQLENS_FP8) + " |\n|"
+                + "---|" * (3 + len(SEQLENS_FP8)) + "\n" + fa3_table(rows, SEQLENS_FP8, EIGHT_BIT_IMPLS),
         "decode": decode_table(rows),
     }
     if not a.readme:
