@@ -531,12 +531,13 @@ static void run_case(const bench_opts *o, bench_ctx *ctx, const bench_case *c, f
             p.k = tensor_of(k, dt, 4, num_pages, c->page_size, c->h_kv, c->d);
             p.v = vt ? tensor_of(v, dt, 4, num_pages, c->h_kv, c->d, c->page_size)
                      : tensor_of(v, dt, 4, num_pages, c->page_size, c->h_kv, c->d);
-            /* Scatter the pages: a random permutation of the pool. */
+            /* Scatter the pages: a random permutation of the pool (FLASHC_BENCH_PAGES_IN_ORDER set:
+               the identity, to separate the kernel's cost from the memory system's). */
             host_table = malloc(sizeof(int32_t) * (size_t)num_pages);
             if (!host_table) { set_message(r, "host allocation failed"); r->failed = 1; goto done; }
             for (int64_t i = 0; i < num_pages; ++i) host_table[i] = (int32_t)i;
             rng_state = 0x9A6E5ull + (uint64_t)c->page_size;
-            for (int64_t i = num_pages - 1; i > 0; --i) {
+            for (int64_t i = getenv("FLASHC_BENCH_PAGES_IN_ORDER") ? 0 : num_pages - 1; i > 0; --i) {
                 int64_t j = (int64_t)(rng_next() % (uint64_t)(i + 1));
                 int32_t t = host_table[i]; host_table[i] = host_table[j]; host_table[j] = t;
             }

@@ -353,43 +353,101 @@ static __device__ __forceinline__ void load_q_tile(const sm80_fwd_params *prm, c
     }
 }
 
+/* Page of key j (paged KV): j / page_size by multiply-high (sm80_fwd_params.page_div_mul). */
+static __device__ __forceinline__ int page_of(const sm80_fwd_params *prm, int j)
+{
+    return prm->page_div_mul ? (int)(__umulhi((uint32_t)j, prm->page_div_mul) >> prm->page_div_shift) : j;
+}
+
 #if IS_8BIT
 /* Element offset of key j in V^T, without the head and dim-row terms. */
-static __device__ __forceinline__ int64_t vt_key_offset(const flashc_problem *p, const fwd_ctx *c, int j)
+static __device__ __forceinline__ int64_t vt_key_offset(const sm80_fwd_params *prm, const fwd_ctx *c, int j)
 {
-    if (p->kv_layout == FLASHC_KV_PAGED)
-        return p->page_table[(int64_t)c->bi * p->page_table_stride + j / p->page_size] * p->v_stride[0] +
-               j % p->page_size;
+    const flashc_problem *p = &prm->p;
+    if (p->kv_layout == FLASHC_KV_PAGED) {
+        const int pg = page_of(prm, j);
+        return p->page_table[(int64_t)c->bi * p->page_table_stride + pg] * p->v_stride[0] + (j - pg * p->page_size);
+    }
     return (int64_t)c->bi * p->v_stride[0] + (int64_t)(c->k_off + j);
 }
 
 /* The 16 keys j.. of one V^T row, byte by byte (zero past the sequence), for chunks cp.async cannot
    copy. Stored with a plain st.shared: the barrier before the block's first use orders it like the
    cp.async data. */
-static __device__ __forceinline__ uint4 gather_vt_chunk(const flashc_problem *p, const fwd_ctx *c, const elem_t *v, int j,
+static __device__ __forceinline__ uint4 gather_vt_chunk(const sm80_fwd_params *prm, const fwd_ctx *c, const elem_t *v, int j,
                                                          int64_t row_off)
 {
     uint32_t w[CP_ASYNC_CHUNK_BYTES / 4] = {0, 0, 0, 0};
 #pragma unroll
     for (int e = 0; e < CHUNK_ELEMS; ++e)
-        if (j + e < c->seqlen_k) w[e / 4] |= (uint32_t)v[vt_key_offset(p, c, j + e) + row_off] << (8 * (e % 4));
+        if (j + e < c->seqlen_k) w[e / 4] |= (uint32_t)v[vt_key_offset(prm, c, j + e) + row_off] << (8 * (e % 4));
     return make_uint4(w[0], w[1], w[2], w[3]);
 }
 #endif
 
-/* K and V rows of key block n. Paged KV: every row finds its page through the page table. */
+/* Paged KV: the page-table lookups of a block are issued one iteration before its K/V copies, so
+   their latency hides under a block of math instead of delaying the copies (decode streams K/V,
+   and a dependent lookup per copy cost ~35 % of the bandwidth). Lane l of a warp holds the page of
+   one row its warp copies: copy step `it` of the threads with lane / ROW_CHUNKS = b takes the row
+   of lane b + it * KV_ROWS_PER_WARP_STEP. */
+#define KV_ROWS_PER_WARP_STEP (32 / ROW_CHUNKS)
+#if KV_ROWS_PER_WARP_STEP * KV_CHUNKS_PER_THREAD > 32
+#error "page-id prefetch: a warp copies more K rows per block than it has lanes"
+#endif
+static __device__ __forceinline__ int kv_row_of_lane(int warp, int l)
+{
+    return warp * KV_ROWS_PER_WARP_STEP + l % KV_ROWS_PER_WARP_STEP +
+           (l / KV_ROWS_PER_WARP_STEP) * (NUM_THREADS / ROW_CHUNKS);
+}
+/* Pages made of whole key blocks (page_size a multiple of BLOCK_N): one page per block, so its rows
+   are addressed like a contiguous cache (base + j * row stride). */
+static __device__ __forceinline__ int pages_hold_blocks(const sm80_fwd_params *prm)
+{
+    return prm->page_block_keys >= BLOCK_N;
+}
+
+static __device__ __forceinline__ int prefetch_page_id(const sm80_fwd_params *prm, const fwd_ctx *c, int n, int warp,
+                                                       int lane)
+{
+    const flashc_problem *p = &prm->p;
+    if (p->kv_layout != FLASHC_KV_PAGED) return 0;
+    if (pages_hold_blocks(prm)) /* every lane: the page of the whole block */
+        return p->page_table[(int64_t)c->bi * p->page_table_stride + page_of(prm, n * BLOCK_N)];
+    if (lane >= KV_ROWS_PER_WARP_STEP * KV_CHUNKS_PER_THREAD) return 0;
+    const int j = n * BLOCK_N + kv_row_of_lane(warp, lane);
+    return j < c->seqlen_k ? p->page_table[(int64_t)c->bi * p->page_table_stride + page_of(prm, j)] : 0;
+}
+
+/* K and V rows of key block n. Paged KV: every row's page comes from `page_ids` (see above). */
 static __device__ __forceinline__ void load_kv_tile(const sm80_fwd_params *prm, const fwd_ctx *c, elem_t *sK,
-                                                    elem_t *sV, int n, int tid)
+                                                    elem_t *sV, int n, int tid, int page_ids)
 {
     const flashc_problem *p = &prm->p;
     const elem_t *k = (const elem_t *)p->k;
     const elem_t *v = (const elem_t *)p->v;
     const int paged = p->kv_layout == FLASHC_KV_PAGED;
+    /* Key j sits at base + j * stride[1] (+ head, chunk), unless pages split the block (per_row). */
+    const int per_row = paged && !pages_hold_blocks(prm);
+    int64_t k_base = (int64_t)c->bi * p->k_stride[0] + (int64_t)c->k_off * p->k_stride[1];
+#if !IS_8BIT
+    int64_t v_base = (int64_t)c->bi * p->v_stride[0] + (int64_t)c->k_off * p->v_stride[1];
+#endif
+    if (paged && !per_row) {
+        const int64_t first = (int64_t)page_of(prm, n * BLOCK_N) * p->page_size; /* key at the page start */
+        k_base = (int64_t)page_ids * p->k_stride[0] - first * p->k_stride[1];
+#if !IS_8BIT
+        v_base = (int64_t)page_ids * p->v_stride[0] - first * p->v_stride[1];
+#endif
+    }
 #pragma unroll
     for (int it = 0; it < KV_CHUNKS_PER_THREAD; ++it) {
         int idx = tid + it * NUM_THREADS;
         int row = idx / ROW_CHUNKS, ch = idx % ROW_CHUNKS;
         int j = n * BLOCK_N + row;
+        /* every lane shuffles (the branch below diverges); only per-row paging uses it */
+        const int page_id = per_row ? __shfl_sync(FLASHC_FULL_WARP_MASK, page_ids,
+                                                  (tid & 31) / ROW_CHUNKS + it * KV_ROWS_PER_WARP_STEP)
+                                    : 0;
 #if IS_8BIT
         const elem_t *ks = k;
 #else
@@ -402,17 +460,17 @@ static __device__ __forceinline__ void load_kv_tile(const sm80_fwd_params *prm, 
 #else
             int64_t ko, vo;
 #endif
-            if (paged) {
-                int64_t page = p->page_table[(int64_t)c->bi * p->page_table_stride + j / p->page_size];
-                int in_page = j % p->page_size;
+            if (per_row) {
+                int64_t page = page_id;
+                int in_page = j - page_of(prm, j) * p->page_size;
                 ko = page * p->k_stride[0] + (int64_t)in_page * p->k_stride[1];
 #if !IS_8BIT
                 vo = page * p->v_stride[0] + (int64_t)in_page * p->v_stride[1];
 #endif
             } else {
-                ko = (int64_t)c->bi * p->k_stride[0] + (int64_t)(c->k_off + j) * p->k_stride[1];
+                ko = k_base + (int64_t)j * p->k_stride[1];
 #if !IS_8BIT
-                vo = (int64_t)c->bi * p->v_stride[0] + (int64_t)(c->k_off + j) * p->v_stride[1];
+                vo = v_base + (int64_t)j * p->v_stride[1];
 #endif
             }
             ks = k + ko + (int64_t)c->hk * p->k_stride[2] + ch * CHUNK_ELEMS;
@@ -440,10 +498,10 @@ static __device__ __forceinline__ void load_kv_tile(const sm80_fwd_params *prm, 
         uint32_t bytes = 0;
         if (j < c->seqlen_k) {
             const int keys = min(c->seqlen_k - j, CHUNK_ELEMS);
-            vs = v + vt_key_offset(p, c, j) + row_off;
-            const int one_page = !paged || j % p->page_size + keys <= p->page_size;
+            vs = v + vt_key_offset(prm, c, j) + row_off;
+            const int one_page = !paged || j - page_of(prm, j) * p->page_size + keys <= p->page_size;
             if (!one_page || ((uintptr_t)vs & (CP_ASYNC_CHUNK_BYTES - 1)) != 0) {
-                *(uint4 *)(sV + swz_vt(dr, ch)) = gather_vt_chunk(p, c, v, j, row_off);
+                *(uint4 *)(sV + swz_vt(dr, ch)) = gather_vt_chunk(prm, c, v, j, row_off);
                 continue;
             }
             bytes = keys * ELEM_BYTES;
@@ -797,9 +855,12 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_CTAS_PER_SM) FWD_KERNEL(const
 #pragma unroll
         for (int s = 0; s < STAGES - 1; ++s) {
             if (s < count)
-                load_kv_tile(&prm, &c, sK + s * TILE_KV_ELEMS, sV + s * TILE_KV_ELEMS, b_hi - 1 - s, tid);
+                load_kv_tile(&prm, &c, sK + s * TILE_KV_ELEMS, sV + s * TILE_KV_ELEMS, b_hi - 1 - s, tid,
+                             prefetch_page_id(&prm, &c, b_hi - 1 - s, warp, lane));
             cp_async_commit_group();
         }
+        /* paged: pages of the next block to copy, looked up one iteration ahead */
+        int page_ids = STAGES - 1 < count ? prefetch_page_id(&prm, &c, b_hi - STAGES, warp, lane) : 0;
         for (int it = 0; it < count; ++it) {
             const int n = b_hi - 1 - it, stage = it % STAGES;
             CP_ASYNC_WAIT_GROUP(STAGES - 2);
@@ -809,9 +870,11 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_CTAS_PER_SM) FWD_KERNEL(const
                 int nxt = it + STAGES - 1;
                 if (nxt < count) {
                     int ns = nxt % STAGES;
-                    load_kv_tile(&prm, &c, sK + ns * TILE_KV_ELEMS, sV + ns * TILE_KV_ELEMS, b_hi - 1 - nxt, tid);
+                    load_kv_tile(&prm, &c, sK + ns * TILE_KV_ELEMS, sV + ns * TILE_KV_ELEMS, b_hi - 1 - nxt, tid,
+                                 page_ids);
                 }
                 cp_async_commit_group(); /* possibly empty: keeps the group count uniform */
+                if (nxt + 1 < count) page_ids = prefetch_page_id(&prm, &c, b_hi - 2 - nxt, warp, lane);
             }
 #if FWD_SKIP_IDLE_WARPS
             if (!warp_active) continue;

@@ -27,6 +27,9 @@ typedef struct sm80_fwd_params {
     int32_t pack_gqa;       /* 1: a CTA holds the `group` query heads of one KV head (rows = s_q x group) */
     int32_t num_splits;     /* > 1: keys split across CTAs, partials to workspace, then combine */
     int32_t transform;      /* 1: softcap, bias or ALiBi present (scores turned into log2 units first) */
+    uint32_t page_div_mul;  /* paged: j / page_size = umulhi(j, mul) >> shift for 0 <= j < 2^31 */
+    uint32_t page_div_shift;/*        (mul 0: page_size 1); see sm80_page_divider() */
+    int32_t page_block_keys;/* paged: the largest of 64, 32 dividing page_size (else 0): pages hold whole key blocks */
     float *ws_o;            /* [num_splits][total_q][h_q][d] f32 partial outputs (already / row sum) */
     float *ws_lse;          /* [num_splits][h_q][total_q] f32 partial LSE (natural log) */
 } sm80_fwd_params;

@@ -18,6 +18,8 @@
 #define SM80_MIN_BLOCKS_PER_SPLIT 2    /* a split below this many key blocks costs more than it gains */
 #define SM80_SPLIT_EFFICIENCY 0.85     /* take the fewest splits within this of the best wave fill */
 #define SM80_WS_ALIGN 256
+#define SM80_MAX_BLOCK_N 64            /* key-block sizes of the variants (fwd_kernel.cuh BLOCK_N) */
+#define SM80_MIN_BLOCK_N 32
 
 typedef cudaError_t (*sm80_fwd_fn)(const sm80_fwd_params *, int, int, int, cudaStream_t);
 
@@ -131,6 +133,22 @@ static int make_plan(const flashc_problem *p, const flashc_device_info *dev, sm8
     return 1;
 }
 
+/* Division by the page size as a multiply-high and shift (runtime integer division costs ~20
+   instructions per K/V row copy): with l = ceil(log2 d), mul = ceil(2^(31+l) / d) gives
+   floor(j / d) = umulhi(j, mul) >> (l - 1) for every j < 2^31. d = 1: mul 0 (quotient j). */
+static void sm80_page_divider(int d, uint32_t *mul, uint32_t *shift)
+{
+    if (d <= 1) {
+        *mul = 0;
+        *shift = 0;
+        return;
+    }
+    int l = 0;
+    while ((1ll << l) < d) ++l;
+    *mul = (uint32_t)(((1ull << (31 + l)) + (unsigned long long)d - 1) / (unsigned long long)d);
+    *shift = (uint32_t)(l - 1);
+}
+
 static size_t align_up(size_t x) { return (x + SM80_WS_ALIGN - 1) / SM80_WS_ALIGN * SM80_WS_ALIGN; }
 
 static size_t ws_o_bytes(const flashc_problem *p, int splits)
@@ -209,6 +227,11 @@ extern "C" flashc_status flashc_sm80_forward(const flashc_problem *p, const flas
     prm.pack_gqa = pl.pack;
     prm.num_splits = pl.splits;
     prm.transform = p->softcap != 0.f || p->bias != NULL || p->alibi != NULL;
+    sm80_page_divider(p->kv_layout == FLASHC_KV_PAGED ? p->page_size : 1, &prm.page_div_mul, &prm.page_div_shift);
+    prm.page_block_keys = 0;
+    if (p->kv_layout == FLASHC_KV_PAGED)
+        for (int keys = SM80_MAX_BLOCK_N; keys >= SM80_MIN_BLOCK_N && !prm.page_block_keys; keys /= 2)
+            if (p->page_size % keys == 0) prm.page_block_keys = keys;
     prm.ws_o = NULL;
     prm.ws_lse = NULL;
     if (pl.splits > 1) {
