@@ -162,23 +162,49 @@ typedef struct fwd_tile {
     int32_t m_block, head, batch;
 } fwd_tile;
 
-/* Static persistent schedule. Round r gives block i the tile r * grid + i, or with
-   SM90_SCHED_SNAKE on odd rounds r * grid + (grid - 1 - i), which evens out the per-block sums of
-   tiles sorted longest first. Returns -1 past the last tile. */
-static __device__ __forceinline__ int32_t fwd_tile_index(const sm90_fwd_params *p, int32_t round)
+/* n / pairs per (batch, head) for 0 <= n < 2^31, by multiply-high (sm90_fwd_params.pairs_div_*).
+   A run-time integer division (or a select on the divisor) here cost 4-8% on every shape: it is
+   computed off the uniform datapath, the tile index stops being provably warp-uniform, and ptxas
+   guards every shuffle of the consumer with a divergent-path copy (BRA.DIV, WARPSYNC in SASS). */
+static __device__ __forceinline__ int32_t fwd_div_pairs(const sm90_fwd_params *p, int32_t n)
 {
-    const int32_t lane = (p->schedule & SM90_SCHED_SNAKE) && (round & 1) ? gridDim.x - 1 - blockIdx.x : blockIdx.x;
-    const int32_t t = round * gridDim.x + lane;
-    return t < p->num_tiles ? t : -1;
+    return (int32_t)(__umulhi((uint32_t)n << 1, p->pairs_div_mul) >> p->pairs_div_shift);
 }
 
-/* Tile order. Non-causal: m_block fastest, so the tiles in flight share one head's K/V in L2.
-   Causal: (batch, head) fastest and m_block descending, i.e. longest tiles first. */
+#define FWD_NO_TILE (-1)   /* this block has no more work */
+#define FWD_SKIP_TILE (-2) /* no tile in this round (SM90_SCHED_PAIRS, odd m_block count), go on */
+
+/* Static persistent schedule. Round r gives block i the tile r * grid + i, or with
+   SM90_SCHED_SNAKE on odd rounds r * grid + (grid - 1 - i), which evens out the per-block sums of
+   tiles sorted longest first. With SM90_SCHED_PAIRS block i runs unit (r / 2) * grid + i: its
+   tile m (even r) then tile M-1-m (odd r) of one (batch, head), m_block fastest in the tile index
+   as for non-causal. */
+static __device__ __forceinline__ int32_t fwd_tile_index(const sm90_fwd_params *p, int32_t round)
+{
+    /* Both orders are computed and one selected: early returns here have the same effect on ptxas
+       as the division above (divergent-path copies of the consumer's shuffles). */
+    const int32_t odd = round & 1;
+    const int32_t lane = (p->schedule & SM90_SCHED_SNAKE) && odd ? gridDim.x - 1 - blockIdx.x : blockIdx.x;
+    const int32_t plain = round * gridDim.x + lane;
+    const int32_t m_blocks = p->num_m_blocks, pairs = (m_blocks + 1) / 2;
+    const int32_t unit = (round / 2) * gridDim.x + blockIdx.x;
+    const int32_t bh = fwd_div_pairs(p, unit), pair = unit - bh * pairs;
+    const int32_t longer = m_blocks - 1 - pair;
+    const int use_pairs = (p->schedule & SM90_SCHED_PAIRS) != 0;
+    const int32_t t = use_pairs ? bh * m_blocks + (odd ? pair : longer) : plain;
+    const int past_end = use_pairs ? unit >= p->num_units : plain >= p->num_tiles;
+    const int skip = use_pairs && odd && pair == longer; /* odd m_block count: the middle tile is alone */
+    return past_end ? FWD_NO_TILE : skip ? FWD_SKIP_TILE : t;
+}
+
+/* Tile order. Non-causal and causal pairs: m_block fastest, so the tiles in flight share few
+   heads' K/V in L2. Causal otherwise: (batch, head) fastest and m_block descending, i.e. longest
+   tiles first. */
 static __device__ __forceinline__ fwd_tile fwd_tile_at(const sm90_fwd_params *p, int32_t t)
 {
     fwd_tile c;
     int32_t bh;
-    if (p->causal) {
+    if (p->causal && !(p->schedule & SM90_SCHED_PAIRS)) {
         const int32_t heads = p->h_q * p->b;
         c.m_block = p->num_m_blocks - 1 - t / heads;
         bh = t % heads;
@@ -231,7 +257,8 @@ static __device__ void fwd_producer(const sm90_fwd_params *p, const fwd_smem *s)
     uint32_t kv = 0, tile_iter = 0;
     for (int32_t round = 0;; ++round) {
         const int32_t t = fwd_tile_index(p, round);
-        if (t < 0) break;
+        if (t == FWD_NO_TILE) break;
+        if (t == FWD_SKIP_TILE) continue;
         const fwd_tile c = fwd_tile_at(p, t);
         const int32_t n_blocks = fwd_num_n_blocks(p, c.m_block);
         if (n_blocks == 0) continue;
@@ -513,7 +540,8 @@ static __device__ __forceinline__ int32_t fwd_next_work(const sm90_fwd_params *p
     const float no_max[2] = {-INFINITY, -INFINITY}, no_sum[2] = {0.0f, 0.0f};
     for (;; ++*round) {
         const int32_t t = fwd_tile_index(p, *round);
-        if (t < 0) return -1;
+        if (t == FWD_NO_TILE) return -1;
+        if (t == FWD_SKIP_TILE) continue;
         const fwd_tile c = fwd_tile_at(p, t);
         if (fwd_num_n_blocks(p, c.m_block) > 0) return t;
         fwd_epilogue(p, &c, c.m_block * FWD_M + row_in_tile, quad_col, o, no_max, no_sum);

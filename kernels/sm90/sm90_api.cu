@@ -232,10 +232,28 @@ void flashc_sm90_release_caches(void)
 }
 
 /* ---- Launch --------------------------------------------------------------------------------- */
-/* Tile order: see fwd_tile_at. Snake rounds balance causal tiles sorted longest first. */
-static int32_t sm90_default_schedule(const flashc_problem *p)
+/* Division by an invariant d >= 1 of any n < 2^31 as umulhi(2n, mul) >> shift, i.e.
+   floor(n * mul / 2^(31 + l)) (Granlund-Montgomery: l = ceil(log2 d), mul = ceil(2^(31 + l) / d),
+   which is < 2^32, exact for n < 2^31); shift = l. */
+static void sm90_fast_div_init(uint32_t d, uint32_t *mul, uint32_t *shift)
 {
-    return (p->causal || p->window_right == 0) ? SM90_SCHED_SNAKE : 0;
+    uint32_t l = 0;
+    while ((1ull << l) < d) ++l;
+    *mul = (uint32_t)(((1ull << (31 + l)) + d - 1) / d);
+    *shift = l;
+}
+
+/* Tile order: see fwd_tile_at. Snake rounds balance causal tiles sorted longest first; that
+   order runs about grid / heads tiles of one head at a time, so with many heads of short tiles
+   their K/V come from DRAM once per tile: pairs there (thresholds in sm90_fwd.cuh). */
+static int32_t sm90_default_schedule(const flashc_problem *p, const sm90_variant *v, const flashc_device_info *dev)
+{
+    if (!(p->causal || p->window_right == 0)) return 0;
+    const int64_t heads = (int64_t)p->h_q * p->b;
+    const int64_t m_blocks = (p->s_q + v->block_m - 1) / v->block_m;
+    const int64_t grid = heads * m_blocks < dev->num_sms ? heads * m_blocks : dev->num_sms;
+    return m_blocks <= SM90_PAIRS_MAX_M_BLOCKS && grid < heads * SM90_PAIRS_BELOW_TILES_PER_HEAD ? SM90_SCHED_PAIRS
+                                                                                                : SM90_SCHED_SNAKE;
 }
 
 static flashc_status sm90_launch(const flashc_problem *p, const flashc_device_info *dev, const sm90_variant *v,
@@ -269,7 +287,12 @@ static flashc_status sm90_launch(const flashc_problem *p, const flashc_device_in
     prm.num_m_blocks = (p->s_q + v->block_m - 1) / v->block_m;
     prm.num_tiles = prm.num_m_blocks * p->h_q * p->b;
     prm.schedule = schedule;
-    const int grid = prm.num_tiles < dev->num_sms ? prm.num_tiles : dev->num_sms;
+    /* pairs: one work unit per pair of tiles (see fwd_tile_index) */
+    const int32_t pairs = (prm.num_m_blocks + 1) / 2;
+    prm.num_units = pairs * p->h_q * p->b;
+    sm90_fast_div_init((uint32_t)pairs, &prm.pairs_div_mul, &prm.pairs_div_shift);
+    const int32_t units = (schedule & SM90_SCHED_PAIRS) ? prm.num_units : prm.num_tiles;
+    const int grid = units < dev->num_sms ? units : dev->num_sms;
 
     cudaError_t e = v->launch(&prm, grid, stream);
     if (e != cudaSuccess)
@@ -283,5 +306,5 @@ flashc_status flashc_sm90_forward(const flashc_problem *p, const flashc_device_i
     (void)workspace;
     (void)workspace_bytes;
     const sm90_variant v = sm90_pick(p);
-    return sm90_launch(p, dev, &v, sm90_default_schedule(p), (cudaStream_t)stream);
+    return sm90_launch(p, dev, &v, sm90_default_schedule(p, &v, dev), (cudaStream_t)stream);
 }

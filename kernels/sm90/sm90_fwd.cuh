@@ -46,6 +46,18 @@
 
 /* Tile schedule options (sm90_fwd_params.schedule). */
 #define SM90_SCHED_SNAKE 1 /* reverse the block order on odd rounds */
+/* Causal: a block runs query tile m and then tile M-1-m of the same (batch, head), so every unit
+   of work has about the same length and the units in flight cover few heads, whose K/V stay in
+   L2. Longest-first order instead runs one m_block of all heads at once and re-reads each head's
+   K/V from DRAM once per tile when there are many heads (short sequences). */
+#define SM90_SCHED_PAIRS 2
+/* Default: pairs when the snake order would run fewer than this many tiles of one head at a
+   time (grid < heads * N: little K/V reuse) and the tiles are short (at most
+   SM90_PAIRS_MAX_M_BLOCKS query tiles per head). Measured pairs vs snake, H200, b*s = 16k, causal
+   (docs/sm90.md v7): s = 2k (16 tiles per head) +9% d128, +3% d256, +0.5% d64; s = 4k -1..-2.5%,
+   8k-16k -3..-5% (the tail of equal-length units costs more than the L2 reuse gains). */
+#define SM90_PAIRS_BELOW_TILES_PER_HEAD 4
+#define SM90_PAIRS_MAX_M_BLOCKS 16
 
 /* ---- Kernel parameters -------------------------------------------------------------------- */
 typedef struct sm90_fwd_params {
@@ -64,6 +76,8 @@ typedef struct sm90_fwd_params {
     int32_t num_m_blocks;
     int32_t num_tiles;  /* num_m_blocks * h_q * b */
     int32_t schedule;   /* SM90_SCHED_* bits */
+    int32_t num_units;  /* SM90_SCHED_PAIRS: pairs * h_q * b, pairs = (num_m_blocks + 1) / 2 */
+    uint32_t pairs_div_mul, pairs_div_shift; /* n / pairs = umulhi(2n, mul) >> shift (sm90_api.cu) */
 } sm90_fwd_params;
 
 #ifdef __cplusplus
