@@ -32,6 +32,12 @@
  *            one slab at d <= 128 (otherwise Q is re-read from smem with ldmatrix per k-step)
  *   layout   rows of d 16-bit elements; 16-byte chunk c of row r stored at chunk c ^ (r & 7), so the
  *            8 row addresses of every ldmatrix phase hit 8 distinct bank groups
+ *   lean     16-bit 2-stage variants (LEAN_2STAGE: prefill tiles, 64-row tiles below sm_90) load
+ *            non-paged K/V with strength-reduced addresses and form ldmatrix addresses from one
+ *            lane register per operand (XOR on the swizzle bits): per block ~170 fewer
+ *            instructions and ~12 fewer live registers than the general code, which the deep
+ *            decode and 8-bit variants keep unchanged. H200 bf16 prefill: +23-26 % (d64/d128),
+ *            +42 % (d256)
  *
  * 8-bit inputs (e4m3 on sm_89+, int8 on sm_80+): Q/K fragments use the same ldmatrix addressing in
  * 16-byte chunks and mma m16n8k32 (BLOCK_N = 32); V must come sequence-innermost (v_transposed), so
@@ -134,6 +140,15 @@ typedef uint16_t elem_t;
 #define KV_CHUNKS_PER_THREAD (BLOCK_N * ROW_CHUNKS / NUM_THREADS)
 #define VT_ROW_CHUNKS (BLOCK_N / CHUNK_ELEMS)     /* 8-bit V^T tile: d rows of BLOCK_N keys */
 #define VT_CHUNKS_PER_THREAD (D_OUT * VT_ROW_CHUNKS / NUM_THREADS)
+/* 16-bit 2-stage variants (prefill, and 64-row tiles below sm_90): non-paged K/V through
+   load_kv_tile_fast and the conditional O rescale. The deep decode and 8-bit variants keep the
+   general loader and the unconditional rescale (their code is unchanged by these). */
+#if !IS_8BIT && STAGES == 2
+#define LEAN_2STAGE 1
+#define KV_FAST_MAX_STRIDE (INT32_MAX / BLOCK_N)  /* a thread's row offset fits 32 bits */
+#else
+#define LEAN_2STAGE 0
+#endif
 
 #if defined(FWD_E4M3) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 890
 /* e4m3 mma/cvt need sm_89: this arch's kernel is an empty body (check() refuses cc < 8.9). */
@@ -205,6 +220,27 @@ static __device__ __forceinline__ int swz(int row, int chunk)
     return row * D + (chunk & ~SWIZZLE_ROWS_MASK) * CHUNK_ELEMS +
            (((chunk & SWIZZLE_ROWS_MASK) ^ (row & SWIZZLE_ROWS_MASK)) * CHUNK_ELEMS);
 }
+
+#if LEAN_2STAGE
+/* ldmatrix addresses with one lane register per operand. A tile starts on 128 bytes and a row is
+   a multiple of 128 bytes (d >= 64, 16-bit), so the swizzled chunk (c & 7) ^ (r & 7) of row r only
+   touches address bits 4-6: for c = 2s + b (b the lane's 0/1 chunk within a k-step s),
+   addr = ((tile + r * row + ((b ^ (r & 7)) << 4)) ^ (((2s) & 7) << 4)) + ((2s) >> 3) * 128. The
+   lane part is computed once, each k-step costs one LOP3 instead of a hoisted register per step
+   (the 128-row tiles ran out of registers with the latter). */
+#define ROW_BYTES (D * ELEM_BYTES)
+#define SWZ_ATOM_BYTES ((SWIZZLE_ROWS_MASK + 1) * CP_ASYNC_CHUNK_BYTES)  /* 128 */
+static __device__ __forceinline__ uint32_t swz_lane_off(int row, int chunk_bit)
+{
+    return (uint32_t)(row * ROW_BYTES + ((chunk_bit ^ (row & SWIZZLE_ROWS_MASK)) * CP_ASYNC_CHUNK_BYTES));
+}
+/* address of chunk `c0` (even, lane's b added by swz_lane_off) from base + lane part */
+static __device__ __forceinline__ uint32_t swz_step_addr(uint32_t base_lane, int c0)
+{
+    return (base_lane ^ (uint32_t)((c0 & SWIZZLE_ROWS_MASK) * CP_ASYNC_CHUNK_BYTES)) +
+           (uint32_t)((c0 & ~SWIZZLE_ROWS_MASK) * CP_ASYNC_CHUNK_BYTES);
+}
+#endif
 
 #if IS_8BIT
 /* 8-bit tiles can have rows of only 4 chunks (64 bytes): the XOR pattern then spans 4 chunks and
@@ -511,6 +547,46 @@ static __device__ __forceinline__ void load_kv_tile(const sm80_fwd_params *prm, 
 #endif
 }
 
+#if LEAN_2STAGE
+/* K and V rows of key block n, non-paged (rows past the sequence are zero-filled, not read).
+   Each address is a base for the block (CTA-uniform but for one per-thread 32-bit offset: its row
+   and chunk; kv_fast_ok checks that BLOCK_N rows of stride fit 2^31 elements) plus a uniform row
+   step per chunk, so a K/V chunk pair costs a few instructions. The general loader above redoes
+   every chunk's 64-bit index math and paging test: ~50 instructions per chunk pair, about a third
+   of all per-block instructions of a 128-row tile (measured: +15-31 % prefill with this path). */
+#define KV_ROWS_PER_PASS (NUM_THREADS / ROW_CHUNKS) /* key rows one pass of the CTA's chunks covers */
+/* Evaluated where used from the (constant-bank) parameters, not kept in a register. */
+static __device__ __forceinline__ int kv_fast_ok(const sm80_fwd_params *prm)
+{
+    return prm->p.kv_layout != FLASHC_KV_PAGED && prm->p.k_stride[1] == prm->p.v_stride[1] &&
+           prm->p.k_stride[1] <= KV_FAST_MAX_STRIDE;
+}
+static __device__ __forceinline__ void load_kv_tile_fast(const sm80_fwd_params *prm, const fwd_ctx *c,
+                                                         uint32_t sK_addr, uint32_t sV_addr, int n, int tid)
+{
+    const flashc_problem *p = &prm->p;
+    const int row0 = tid / ROW_CHUNKS, ch = tid % ROW_CHUNKS;
+    const int j0 = n * BLOCK_N;
+    const int64_t rs = p->k_stride[1]; /* = v_stride[1] (kv_fast_ok) */
+    const int t_off = row0 * (int)rs + ch * CHUNK_ELEMS;
+    const elem_t *kb = (const elem_t *)p->k + (int64_t)c->bi * p->k_stride[0] + (int64_t)c->hk * p->k_stride[2] +
+                       (int64_t)(c->k_off + j0) * rs + t_off;
+    const elem_t *vb = (const elem_t *)p->v + (int64_t)c->bi * p->v_stride[0] + (int64_t)c->hk * p->v_stride[2] +
+                       (int64_t)(c->k_off + j0) * rs + t_off;
+#pragma unroll
+    for (int it = 0; it < KV_CHUNKS_PER_THREAD; ++it) {
+        const int row = row0 + it * KV_ROWS_PER_PASS;
+        const uint32_t bytes = j0 + row < c->seqlen_k ? CP_ASYNC_CHUNK_BYTES : 0;
+        /* rows a multiple of 8 apart share the swizzle: one base plus an immediate */
+        const uint32_t so = (KV_ROWS_PER_PASS % (SWIZZLE_ROWS_MASK + 1) == 0
+                                 ? swz(row0, ch) + it * KV_ROWS_PER_PASS * D
+                                 : swz(row, ch)) * ELEM_BYTES;
+        cp_async_cg_shared_global_16(sK_addr + so, kb + (int64_t)(it * KV_ROWS_PER_PASS) * rs, bytes);
+        cp_async_cg_shared_global_16(sV_addr + so, vb + (int64_t)(it * KV_ROWS_PER_PASS) * rs, bytes);
+    }
+}
+#endif
+
 /* ---- Consumer: S = Q K^T ------------------------------------------------------------------- */
 /* A fragment (16 rows x 16 k) of Q's slab `sl` at k-step kk for this warp, via one ldmatrix.x4. */
 static __device__ __forceinline__ void load_q_frag(uint32_t a[4], uint32_t sQ_addr, int warp, int lane, int kk,
@@ -532,6 +608,15 @@ static __device__ __forceinline__ void compute_qk(float S[M_SLABS][S_FRAGS][4],
     for (int sl = 0; sl < M_SLABS; ++sl)
 #pragma unroll
         for (int f = 0; f < S_FRAGS; ++f) S[sl][f][0] = S[sl][f][1] = S[sl][f][2] = S[sl][f][3] = 0.f;
+#if LEAN_2STAGE
+    /* lane parts of the ldmatrix addresses (see swz_step_addr) */
+    const uint32_t lane_k = swz_lane_off((lane % LDSM_ROWS) + (lane / (2 * LDSM_ROWS)) * LDSM_ROWS,
+                                         (lane / LDSM_ROWS) & 1);
+#if !Q_IN_REGS
+    const uint32_t lane_q = swz_lane_off(warp * WARP_ROWS + (lane % LDSM_ROWS) + ((lane / LDSM_ROWS) & 1) * LDSM_ROWS,
+                                         lane / (2 * LDSM_ROWS));
+#endif
+#endif
     FWD_PRAGMA(unroll QK_UNROLL)
     for (int kk = 0; kk < K_STEPS_QK; ++kk) {
         uint32_t a[M_SLABS][4];
@@ -539,6 +624,9 @@ static __device__ __forceinline__ void compute_qk(float S[M_SLABS][S_FRAGS][4],
         for (int sl = 0; sl < M_SLABS; ++sl) {
 #if Q_IN_REGS
             a[sl][0] = qf[kk][0], a[sl][1] = qf[kk][1], a[sl][2] = qf[kk][2], a[sl][3] = qf[kk][3];
+#elif LEAN_2STAGE
+            ldmatrix_sync_aligned_m8n8_x4_shared_b16(
+                a[sl], swz_step_addr(sQ_addr + lane_q, kk * CHUNKS_PER_K_STEP) + sl * MMA_M * ROW_BYTES);
 #else
             load_q_frag(a[sl], sQ_addr, warp, lane, kk, sl);
 #endif
@@ -547,9 +635,14 @@ static __device__ __forceinline__ void compute_qk(float S[M_SLABS][S_FRAGS][4],
         for (int nn = 0; nn < S_FRAGS / 2; ++nn) {
             /* matrices: (keys 0-7, k 0-7), (keys 0-7, k 8-15), (keys 8-15, k 0-7), (keys 8-15, k 8-15) */
             uint32_t b[4];
+#if LEAN_2STAGE
+            const uint32_t k_addr = swz_step_addr(sK_addr + lane_k, kk * CHUNKS_PER_K_STEP) + nn * 2 * MMA_N * ROW_BYTES;
+#else
             int row = nn * 2 * MMA_N + (lane % LDSM_ROWS) + (lane / (2 * LDSM_ROWS)) * LDSM_ROWS;
             int ch = kk * CHUNKS_PER_K_STEP + ((lane / LDSM_ROWS) & 1);
-            ldmatrix_sync_aligned_m8n8_x4_shared_b16(b, sK_addr + swz(row, ch) * ELEM_BYTES);
+            const uint32_t k_addr = sK_addr + swz(row, ch) * ELEM_BYTES;
+#endif
+            ldmatrix_sync_aligned_m8n8_x4_shared_b16(b, k_addr);
 #pragma unroll
             for (int sl = 0; sl < M_SLABS; ++sl) {
                 MMA_16816(S[sl][2 * nn], a[sl], b[0], b[1]);
@@ -702,6 +795,10 @@ static __device__ __forceinline__ void compute_pv(const float S[M_SLABS][S_FRAGS
 static __device__ __forceinline__ void compute_pv(const float S[M_SLABS][S_FRAGS][4], float O[M_SLABS][O_FRAGS][4],
                                                   uint32_t sV_addr, int lane)
 {
+#if LEAN_2STAGE
+    const uint32_t lane_v = swz_lane_off((lane % LDSM_ROWS) + ((lane / LDSM_ROWS) & 1) * LDSM_ROWS,
+                                         lane / (2 * LDSM_ROWS));
+#endif
 #pragma unroll
     for (int kk = 0; kk < K_STEPS_PV; ++kk) {
         uint32_t a[M_SLABS][4];
@@ -716,9 +813,14 @@ static __device__ __forceinline__ void compute_pv(const float S[M_SLABS][S_FRAGS
         for (int dd = 0; dd < O_FRAGS / 2; ++dd) {
             /* transposed matrices: (keys 0-7, d 0-7), (keys 8-15, d 0-7), (keys 0-7, d 8-15), (keys 8-15, d 8-15) */
             uint32_t b[4];
+#if LEAN_2STAGE
+            const uint32_t v_addr = swz_step_addr(sV_addr + lane_v, dd * CHUNKS_PER_K_STEP) + kk * MMA_K * ROW_BYTES;
+#else
             int row = kk * MMA_K + (lane % LDSM_ROWS) + ((lane / LDSM_ROWS) & 1) * LDSM_ROWS;
             int ch = dd * CHUNKS_PER_K_STEP + (lane / (2 * LDSM_ROWS));
-            ldmatrix_sync_aligned_m8n8_x4_trans_shared_b16(b, sV_addr + swz(row, ch) * ELEM_BYTES);
+            const uint32_t v_addr = sV_addr + swz(row, ch) * ELEM_BYTES;
+#endif
+            ldmatrix_sync_aligned_m8n8_x4_trans_shared_b16(b, v_addr);
 #pragma unroll
             for (int sl = 0; sl < M_SLABS; ++sl) {
                 MMA_16816(O[sl][2 * dd], a[sl], b[0], b[1]);
@@ -854,9 +956,16 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_CTAS_PER_SM) FWD_KERNEL(const
         load_q_tile(&prm, &c, sQ, tid);
 #pragma unroll
         for (int s = 0; s < STAGES - 1; ++s) {
-            if (s < count)
-                load_kv_tile(&prm, &c, sK + s * TILE_KV_ELEMS, sV + s * TILE_KV_ELEMS, b_hi - 1 - s, tid,
-                             prefetch_page_id(&prm, &c, b_hi - 1 - s, warp, lane));
+            if (s < count) {
+#if LEAN_2STAGE
+                if (kv_fast_ok(&prm))
+                    load_kv_tile_fast(&prm, &c, cvta_to_shared_u32(sK + s * TILE_KV_ELEMS),
+                                      cvta_to_shared_u32(sV + s * TILE_KV_ELEMS), b_hi - 1 - s, tid);
+                else
+#endif
+                    load_kv_tile(&prm, &c, sK + s * TILE_KV_ELEMS, sV + s * TILE_KV_ELEMS, b_hi - 1 - s, tid,
+                                 prefetch_page_id(&prm, &c, b_hi - 1 - s, warp, lane));
+            }
             cp_async_commit_group();
         }
         /* paged: pages of the next block to copy, looked up one iteration ahead */
@@ -870,8 +979,14 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_CTAS_PER_SM) FWD_KERNEL(const
                 int nxt = it + STAGES - 1;
                 if (nxt < count) {
                     int ns = nxt % STAGES;
-                    load_kv_tile(&prm, &c, sK + ns * TILE_KV_ELEMS, sV + ns * TILE_KV_ELEMS, b_hi - 1 - nxt, tid,
-                                 page_ids);
+#if LEAN_2STAGE
+                    if (kv_fast_ok(&prm))
+                        load_kv_tile_fast(&prm, &c, cvta_to_shared_u32(sK + ns * TILE_KV_ELEMS),
+                                          cvta_to_shared_u32(sV + ns * TILE_KV_ELEMS), b_hi - 1 - nxt, tid);
+                    else
+#endif
+                        load_kv_tile(&prm, &c, sK + ns * TILE_KV_ELEMS, sV + ns * TILE_KV_ELEMS, b_hi - 1 - nxt, tid,
+                                     page_ids);
                 }
                 cp_async_commit_group(); /* possibly empty: keeps the group count uniform */
                 if (nxt + 1 < count) page_ids = prefetch_page_id(&prm, &c, b_hi - 2 - nxt, warp, lane);

@@ -1,0 +1,132 @@
+/* Dev A/B timing tool for the sm80 path (not part of the library, CI or the build).
+   ab80 LIB_A LIB_B [LIB_C ...]: dlopens each libflashc.so (each with its own static cudart; they
+   share the device's primary context) and times the same inputs through every library, launch
+   by launch in turn, each launch after a 256 MB memset that flushes L2. Prints the median per
+   library. An entry "LIB@VAR=VAL" sets the environment variable VAR=VAL around that library's
+   launches (for dev hooks). */
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cuda_runtime.h>
+#include "flashc.h"
+
+#define MAX_LIBS 8
+#define REPS 21
+#define FLUSH_BYTES (256u << 20)
+
+typedef struct lib {
+    const char *name, *env_var, *env_val;
+    void (*init)(flashc_attention_params *);
+    flashc_tensor (*make)(void *, flashc_dtype, int32_t, const int64_t *);
+    flashc_status (*ws)(const flashc_attention_params *, size_t *);
+    flashc_status (*fwd)(const flashc_attention_params *, void *, size_t, cudaStream_t);
+    const char *(*err)(void);
+} lib;
+
+static int cmpf(const void *a, const void *b) { float x = *(const float *)a, y = *(const float *)b; return (x > y) - (x < y); }
+
+static void *must(void *h, const char *s) { void *f = dlsym(h, s); if (!f) { fprintf(stderr, "no %s\n", s); exit(1); } return f; }
+
+static void setenv_for(const lib *L) { if (L->env_var) setenv(L->env_var, L->env_val, 1); }
+static void unsetenv_for(const lib *L) { if (L->env_var) unsetenv(L->env_var); }
+
+static void shape(lib *L, int nl, void *flush, int d, int s, int causal, int b, int hq, int hkv, int sq)
+{
+    flashc_dtype dt = FLASHC_DTYPE_BF16;
+    int sk = s;
+    size_t nq = (size_t)b * sq * hq * d, nk = (size_t)b * sk * hkv * d;
+    void *q, *k, *v, *o, *ws = NULL;
+    cudaMalloc(&q, nq * 2); cudaMalloc(&k, nk * 2); cudaMalloc(&v, nk * 2); cudaMalloc(&o, nq * 2);
+    size_t pat = 1 << 20;
+    unsigned short *h = malloc(pat * 2);
+    for (size_t i = 0; i < pat; ++i) h[i] = (unsigned short)(0x3f00 ^ (rand() & 0x807f));
+    void *bufs[3] = {q, k, v};
+    size_t ns[3] = {nq, nk, nk};
+    for (int t = 0; t < 3; ++t)
+        for (size_t off = 0; off < ns[t]; off += pat) {
+            size_t n = ns[t] - off < pat ? ns[t] - off : pat;
+            cudaMemcpy((char *)bufs[t] + off * 2, h, n * 2, cudaMemcpyHostToDevice);
+        }
+    free(h);
+    flashc_attention_params p[MAX_LIBS];
+    size_t wsb = 0;
+    for (int i = 0; i < nl; ++i) {
+        int64_t qs[4] = {b, sq, hq, d}, ks[4] = {b, sk, hkv, d};
+        L[i].init(&p[i]);
+        p[i].q = L[i].make(q, dt, 4, qs); p[i].k = L[i].make(k, dt, 4, ks);
+        p[i].v = L[i].make(v, dt, 4, ks); p[i].out = L[i].make(o, dt, 4, qs);
+        p[i].causal = causal; p[i].backend = FLASHC_BACKEND_SM80;
+        size_t w = 0;
+        setenv_for(&L[i]);
+        if (L[i].ws(&p[i], &w)) { printf("ws: %s\n", L[i].err()); exit(1); }
+        unsetenv_for(&L[i]);
+        if (w > wsb) wsb = w;
+    }
+    if (wsb) cudaMalloc(&ws, wsb);
+    cudaEvent_t e0, e1; cudaEventCreate(&e0); cudaEventCreate(&e1);
+    float t[MAX_LIBS][REPS];
+    for (int r = -2; r < REPS; ++r)
+        for (int i = 0; i < nl; ++i) {
+            cudaMemsetAsync(flush, r & 0xff, FLUSH_BYTES, 0);
+            setenv_for(&L[i]);
+            cudaEventRecord(e0, 0);
+            flashc_status st = L[i].fwd(&p[i], ws, wsb, 0);
+            cudaEventRecord(e1, 0);
+            unsetenv_for(&L[i]);
+            if (st) { printf("fwd %s: %s\n", L[i].name, L[i].err()); exit(1); }
+            cudaEventSynchronize(e1);
+            float ms; cudaEventElapsedTime(&ms, e0, e1);
+            if (r >= 0) t[i][r] = ms;
+        }
+    cudaError_t e = cudaGetLastError(); if (e) { printf("cuda: %s\n", cudaGetErrorString(e)); exit(1); }
+    double flops = 4.0 * b * hq * (double)sq * sk * d * (causal ? 0.5 : 1.0);
+    double bytes = 2.0 * nk * 2;
+    printf("d%-3d s%-6d c%d b%-3d h%d/%d sq%-5d", d, s, causal, b, hq, hkv, sq);
+    float base = 0;
+    for (int i = 0; i < nl; ++i) {
+        qsort(t[i], REPS, sizeof(float), cmpf);
+        float med = t[i][REPS / 2];
+        if (i == 0) base = med;
+        if (sq == 1) printf(" | %7.1f GB/s", bytes / (med * 1e-3) / 1e9);
+        else printf(" | %6.1f TF", flops / (med * 1e-3) / 1e12);
+        if (i) printf(" %+5.1f%%", (base / med - 1) * 100);
+    }
+    printf("\n");
+    cudaFree(q); cudaFree(k); cudaFree(v); cudaFree(o); if (ws) cudaFree(ws);
+    cudaEventDestroy(e0); cudaEventDestroy(e1);
+}
+
+int main(int argc, char **argv)
+{
+    setvbuf(stdout, NULL, _IONBF, 0);
+    lib L[MAX_LIBS];
+    int nl = 0;
+    const char *only = getenv("AB_ONLY_D");
+    for (int a = 1; a < argc && nl < MAX_LIBS; ++a) {
+        char *spec = strdup(argv[a]);
+        lib *x = &L[nl++];
+        memset(x, 0, sizeof *x);
+        char *at = strchr(spec, '@');
+        if (at) { *at = 0; char *eq = strchr(at + 1, '='); *eq = 0; x->env_var = at + 1; x->env_val = eq + 1; }
+        x->name = argv[a];
+        void *hd = dlopen(spec, RTLD_NOW | RTLD_LOCAL);
+        if (!hd) { fprintf(stderr, "%s\n", dlerror()); return 1; }
+        x->init = must(hd, "flashc_attention_params_init"); x->make = must(hd, "flashc_make_tensor");
+        x->ws = must(hd, "flashc_attention_workspace_size"); x->fwd = must(hd, "flashc_attention_forward");
+        x->err = must(hd, "flashc_last_error");
+        printf("lib %d: %s\n", nl - 1, argv[a]);
+    }
+    void *flush; cudaMalloc(&flush, FLUSH_BYTES);
+    for (int dd = 0; dd < 3; ++dd) {
+        int d = 64 << dd;
+        if (only && atoi(only) != d) continue;
+        for (int si = 0; si < 2; ++si)
+            for (int c = 0; c < 2; ++c) {
+                int s = si ? 8192 : 2048;
+                shape(L, nl, flush, d, s, c, 16384 / s, 2048 / d, 2048 / d, s);
+            }
+    }
+    if (!only) shape(L, nl, flush, 128, 8192, 0, 64, 32, 8, 1); /* decode guard */
+    return 0;
+}
