@@ -65,6 +65,10 @@ SM80_DECLARE_FWD(flashc_sm80_fwd_int8_d64_m64)
 SM80_DECLARE_FWD(flashc_sm80_fwd_int8_d128_m64)
 SM80_DECLARE_FWD(flashc_sm80_fwd_e4m3_d256_m64)
 SM80_DECLARE_FWD(flashc_sm80_fwd_int8_d256_m64)
+SM80_DECLARE_FWD(flashc_sm80_fwd_e4m3_d64_m64_s8)
+SM80_DECLARE_FWD(flashc_sm80_fwd_e4m3_d128_m64_s6)
+SM80_DECLARE_FWD(flashc_sm80_fwd_int8_d64_m64_s8)
+SM80_DECLARE_FWD(flashc_sm80_fwd_int8_d128_m64_s6)
 #endif
 cudaError_t flashc_sm80_combine(const sm80_fwd_params *prm, cudaStream_t stream);
 #ifdef __cplusplus

@@ -69,6 +69,8 @@ static const sm80_variant k_variants[] = {
     SM80_VARIANT_DEEP(FLASHC_DTYPE_BF16, bf16, 128, 64, 3),  SM80_VARIANT(FLASHC_DTYPE_BF16, bf16, 128, 64),
     SM80_VARIANT(FLASHC_DTYPE_BF16, bf16, 256, 64),
 #if FLASHC_SM80_ENABLE_8BIT
+    SM80_VARIANT_DEEP(FLASHC_DTYPE_FP8_E4M3, e4m3, 64, 64, 8), SM80_VARIANT_DEEP(FLASHC_DTYPE_FP8_E4M3, e4m3, 128, 64, 6),
+    SM80_VARIANT_DEEP(FLASHC_DTYPE_INT8, int8, 64, 64, 8),     SM80_VARIANT_DEEP(FLASHC_DTYPE_INT8, int8, 128, 64, 6),
     SM80_VARIANT(FLASHC_DTYPE_FP8_E4M3, e4m3, 64, 64), SM80_VARIANT(FLASHC_DTYPE_FP8_E4M3, e4m3, 128, 64),
     SM80_VARIANT(FLASHC_DTYPE_INT8, int8, 64, 64),     SM80_VARIANT(FLASHC_DTYPE_INT8, int8, 128, 64),
     SM80_VARIANT(FLASHC_DTYPE_FP8_E4M3, e4m3, 256, 64), SM80_VARIANT(FLASHC_DTYPE_INT8, int8, 256, 64),
@@ -85,7 +87,8 @@ static int pick_variant(const flashc_problem *p, const flashc_device_info *dev, 
         if (v->dt != p->in_dtype || v->d != p->d) continue;
         if (v->block_m > SM80_SMALL_TILE_M && rows < SM80_BIG_TILE_MIN_ROWS) continue;
         if (v->smem() > dev->max_smem_optin) continue;
-        if (v->deep && (dev->cc_major * 10 + dev->cc_minor < SM80_DEEP_MIN_CC ||
+        /* deep rings are for decode-shaped tiles (8-bit has only 64-row tiles, so say it) */
+        if (v->deep && (rows >= SM80_BIG_TILE_MIN_ROWS || dev->cc_major * 10 + dev->cc_minor < SM80_DEEP_MIN_CC ||
                         SM80_DEEP_CTAS_PER_SM * v->smem() > dev->max_smem_optin))
             continue;
         pl->fn = v->fn;
