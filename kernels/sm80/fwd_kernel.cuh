@@ -46,7 +46,8 @@
  * shuffles and a byte permute per register fix that (hopper-notes §1). e4m3: P = 2^(x - max + 8)
  * in [0, 256] rounded to e4m3 (FA3's max offset; the 2^8 cancels in O / l). int8: P in [0, 1] as
  * u8 (x 255) times s8 V into s32, converted and scaled by 1/255 per mma. Descales [b, h_kv] are
- * per CTA: q*k folded into the score scale, v into the final 1 / l. Only 64-row tiles, d <= 128.
+ * per CTA: q*k folded into the score scale, v into the final 1 / l. Only 64-row tiles; at d256 each
+ * CTA owns half of O's columns (D_SPLIT). V^T chunks cp.async cannot take are gathered (load_kv_tile).
  * The 8-bit variants are built only with FLASHC_SM80_ENABLE_8BIT (sm80_fwd.h).
  *
  * Grid: x = m-block of (packed) query rows, y = query head (or KV head when GQA-packed),
