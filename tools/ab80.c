@@ -3,7 +3,11 @@
    share the device's primary context) and times the same inputs through every library, launch
    by launch in turn, each launch after a 256 MB memset that flushes L2. Prints the median per
    library. An entry "LIB@VAR=VAL" sets the environment variable VAR=VAL around that library's
-   launches (for dev hooks). */
+   launches (for dev hooks).
+   AB_SHAPES=prefill (default: bf16 prefill grid + one decode guard) or decode: b 64, h 32/8,
+   s_k 8k, s_q 1, d128 in bf16/fp8/int8, contiguous and paged (pages of 16 and 64, in a scattered
+   order); 8-bit calls use V^T (v_transposed = 1) and bf16 output. AB_ONLY_D=64|128|256 narrows
+   the prefill grid. */
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,13 +35,28 @@ static void *must(void *h, const char *s) { void *f = dlsym(h, s); if (!f) { fpr
 static void setenv_for(const lib *L) { if (L->env_var) setenv(L->env_var, L->env_val, 1); }
 static void unsetenv_for(const lib *L) { if (L->env_var) unsetenv(L->env_var); }
 
-static void shape(lib *L, int nl, void *flush, int d, int s, int causal, int b, int hq, int hkv, int sq)
+static void shape_ex(lib *L, int nl, void *flush, int d, int s, int causal, int b, int hq, int hkv, int sq,
+                     flashc_dtype dt, int page)
 {
-    flashc_dtype dt = FLASHC_DTYPE_BF16;
     int sk = s;
-    size_t nq = (size_t)b * sq * hq * d, nk = (size_t)b * sk * hkv * d;
+    const int eb = dt == FLASHC_DTYPE_BF16 || dt == FLASHC_DTYPE_F16 ? 2 : 1; /* input bytes */
+    const int vt = eb == 1; /* 8-bit: V^T */
+    const int pages_per_seq = page ? (sk + page - 1) / page : 0;
+    const int64_t num_pages = (int64_t)b * pages_per_seq;
+    size_t nq = (size_t)b * sq * hq * d, nk = page ? (size_t)num_pages * page * hkv * d : (size_t)b * sk * hkv * d;
     void *q, *k, *v, *o, *ws = NULL;
+    int32_t *table = NULL, *used = NULL;
     cudaMalloc(&q, nq * 2); cudaMalloc(&k, nk * 2); cudaMalloc(&v, nk * 2); cudaMalloc(&o, nq * 2);
+    if (page) {
+        int32_t *ht = malloc(sizeof(int32_t) * (size_t)num_pages), *hu = malloc(sizeof(int32_t) * (size_t)b);
+        for (int64_t i = 0; i < num_pages; ++i) ht[i] = (int32_t)i;
+        for (int64_t i = num_pages - 1; i > 0; --i) { int64_t j = rand() % (i + 1); int32_t x = ht[i]; ht[i] = ht[j]; ht[j] = x; }
+        for (int i = 0; i < b; ++i) hu[i] = sk;
+        cudaMalloc((void **)&table, sizeof(int32_t) * (size_t)num_pages); cudaMalloc((void **)&used, sizeof(int32_t) * (size_t)b);
+        cudaMemcpy(table, ht, sizeof(int32_t) * (size_t)num_pages, cudaMemcpyHostToDevice);
+        cudaMemcpy(used, hu, sizeof(int32_t) * (size_t)b, cudaMemcpyHostToDevice);
+        free(ht); free(hu);
+    }
     size_t pat = 1 << 20;
     unsigned short *h = malloc(pat * 2);
     for (size_t i = 0; i < pat; ++i) h[i] = (unsigned short)(0x3f00 ^ (rand() & 0x807f));
@@ -52,10 +71,16 @@ static void shape(lib *L, int nl, void *flush, int d, int s, int causal, int b, 
     flashc_attention_params p[MAX_LIBS];
     size_t wsb = 0;
     for (int i = 0; i < nl; ++i) {
-        int64_t qs[4] = {b, sq, hq, d}, ks[4] = {b, sk, hkv, d};
+        int64_t qs[4] = {b, sq, hq, d}, ks[4] = {b, sk, hkv, d}, vs[4] = {b, hkv, d, sk};
+        if (page) { ks[0] = vs[0] = num_pages; ks[1] = vs[3] = page; }
         L[i].init(&p[i]);
         p[i].q = L[i].make(q, dt, 4, qs); p[i].k = L[i].make(k, dt, 4, ks);
-        p[i].v = L[i].make(v, dt, 4, ks); p[i].out = L[i].make(o, dt, 4, qs);
+        p[i].v = L[i].make(v, dt, 4, vt ? vs : ks); p[i].v_transposed = vt;
+        p[i].out = L[i].make(o, FLASHC_DTYPE_BF16, 4, qs);
+        if (page) {
+            p[i].page_table = table; p[i].page_table_stride = pages_per_seq; p[i].max_pages_per_seq = pages_per_seq;
+            p[i].seqused_k = used; p[i].max_seqlen_k = sk;
+        }
         p[i].causal = causal; p[i].backend = FLASHC_BACKEND_SM80;
         size_t w = 0;
         setenv_for(&L[i]);
@@ -81,8 +106,9 @@ static void shape(lib *L, int nl, void *flush, int d, int s, int causal, int b, 
         }
     cudaError_t e = cudaGetLastError(); if (e) { printf("cuda: %s\n", cudaGetErrorString(e)); exit(1); }
     double flops = 4.0 * b * hq * (double)sq * sk * d * (causal ? 0.5 : 1.0);
-    double bytes = 2.0 * nk * 2;
-    printf("d%-3d s%-6d c%d b%-3d h%d/%d sq%-5d", d, s, causal, b, hq, hkv, sq);
+    double bytes = 2.0 * (double)b * sk * hkv * d * eb;
+    static const char *const dn[] = {"f32", "f16", "bf16", "fp8", "int8"};
+    printf("%-4s d%-3d s%-6d c%d b%-3d h%d/%d sq%-3d pg%-4d", dn[dt >= 0 && dt <= 4 ? dt : 0], d, s, causal, b, hq, hkv, sq, page);
     float base = 0;
     for (int i = 0; i < nl; ++i) {
         qsort(t[i], REPS, sizeof(float), cmpf);
@@ -94,7 +120,13 @@ static void shape(lib *L, int nl, void *flush, int d, int s, int causal, int b, 
     }
     printf("\n");
     cudaFree(q); cudaFree(k); cudaFree(v); cudaFree(o); if (ws) cudaFree(ws);
+    if (table) { cudaFree(table); cudaFree(used); }
     cudaEventDestroy(e0); cudaEventDestroy(e1);
+}
+
+static void shape(lib *L, int nl, void *flush, int d, int s, int causal, int b, int hq, int hkv, int sq)
+{
+    shape_ex(L, nl, flush, d, s, causal, b, hq, hkv, sq, FLASHC_DTYPE_BF16, 0);
 }
 
 int main(int argc, char **argv)
@@ -118,6 +150,14 @@ int main(int argc, char **argv)
         printf("lib %d: %s\n", nl - 1, argv[a]);
     }
     void *flush; cudaMalloc(&flush, FLUSH_BYTES);
+    const char *set = getenv("AB_SHAPES");
+    if (set && !strcmp(set, "decode")) {
+        static const flashc_dtype dts[3] = {FLASHC_DTYPE_BF16, FLASHC_DTYPE_FP8_E4M3, FLASHC_DTYPE_INT8};
+        static const int pages[3] = {0, 16, 64};
+        for (int t = 0; t < 3; ++t)
+            for (int pi = 0; pi < 3; ++pi) shape_ex(L, nl, flush, 128, 8192, 0, 64, 32, 8, 1, dts[t], pages[pi]);
+        return 0;
+    }
     for (int dd = 0; dd < 3; ++dd) {
         int d = 64 << dd;
         if (only && atoi(only) != d) continue;
