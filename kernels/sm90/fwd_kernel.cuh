@@ -86,8 +86,8 @@
 #define FWD_SMEM_BYTES SM90_SMEM_BYTES(FWD_D, FWD_M, FWD_N, FWD_STAGES, FWD_Q_SLOTS, FWD_O_STAGE, FWD_ELEM_BYTES)
 #define FWD_O_PANEL_BYTES (FWD_WG_ROWS * SM90_PANEL_ROW_BYTES) /* O stage: one 64-row panel per WG */
 #define FWD_O_STAGE_WG_BYTES (FWD_O_PANEL_BYTES * FWD_PANELS)
-#define FWD_CHUNK_BYTES 16                  /* 128B swizzle permutes 16-byte chunks within a row */
-#define FWD_CHUNKS_PER_ROW (SM90_PANEL_ROW_BYTES / FWD_CHUNK_BYTES)
+#define FWD_CHUNK_BYTES 16                  /* 128B swizzle permutes 16-byte chunks within a row: */
+#define FWD_CHUNKS_PER_ROW (SM90_PANEL_ROW_BYTES / FWD_CHUNK_BYTES) /* chunk c of row r at c ^ (r % 8) */
 #define FWD_MMA_K 16                        /* k of one 16-bit wgmma */
 #define FWD_MMA_K_BYTES (FWD_MMA_K * FWD_ELEM_BYTES)
 #define FWD_K_STEPS_PER_PANEL (SM90_PANEL_COLS / FWD_MMA_K)
