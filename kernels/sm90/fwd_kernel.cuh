@@ -11,14 +11,16 @@
  *   FWD_CONSUMER_WGS 2 | 3      (BLOCK_M = 64 x consumer warpgroups)
  *   FWD_KV_STAGES    2 | 3      (depth of the K/V ring)
  *   FWD_Q_SLOTS      1 | 2      (Q buffers: 2 lets the next tile's Q land during this tile)
+ *   FWD_O_STAGE      0 | 1      (1: epilogue through a shared-memory O stage and TMA stores)
+ *   FWD_LAZY_RESCALE 0 | 1      (1: rescale O only when a row max grows by more than a slack)
  *
  * Budget (per block; one block per SM, 128 x (1 + WGS) threads):
  *   warpgroup 0   producer: one thread issues every TMA load; 24 registers (setmaxnreg.dec)
  *   warpgroups 1.. consumers: 64 query rows each; 240 registers (2 WGs) or 160 (3 WGs)
  *                  registers/thread: S = BLOCK_N/2 f32, P = BLOCK_N/4 b32, O = D/2 f32
- *   shared memory: Q_SLOTS x Q [BLOCK_M x D] + STAGES x (K + V) [BLOCK_N x D], as 64-column
- *                  panels of 128-byte rows, 128B-swizzled by TMA and read by wgmma through matching
- *                  descriptors; + 1 KB alignment slack + mbarriers
+ *   shared memory: Q_SLOTS x Q [BLOCK_M x D] + STAGES x (K + V) [BLOCK_N x D] (+ O [BLOCK_M x D]
+ *                  with FWD_O_STAGE), as 64-column panels of 128-byte rows, 128B-swizzled as TMA
+ *                  and wgmma descriptors expect; + 1 KB alignment slack + mbarriers
  *                  (the tile table in sm90_fwd.cuh lists each variant's total)
  *
  * Grid: one block per SM, static round-robin over tiles (BLOCK_M query rows of one (batch,
@@ -32,8 +34,10 @@
  *              from registers, V row-major = MN-major B); the softmax of S_n overlaps that PV.
  *              The consumer warpgroups take turns issuing (named-barrier ping-pong) so one's
  *              softmax overlaps the others' GEMMs.
- *   epilogue:  O / rowsum straight from registers to global (rows >= s_q skipped), LSE in f32;
- *              the next tile's first QK^T is issued before it, so the stores overlap that GEMM.
+ *   epilogue:  O / rowsum to global, LSE in f32; the next tile's first QK^T is issued before it,
+ *              so the stores overlap that GEMM. FWD_O_STAGE: stmatrix into the warpgroup's O
+ *              stage, one thread stores it with TMA (full lines, rows >= s_q clipped by TMA);
+ *              otherwise 4-byte stores from registers (rows >= s_q skipped).
  */
 #include <stdint.h>
 #include <math.h>
@@ -46,6 +50,7 @@
 #include "ptx/fence.h"
 #include "ptx/mbarrier.h"
 #include "ptx/setmaxnreg.h"
+#include "ptx/stmatrix.h"
 #include "ptx/wgmma.h"
 #include "sm90/sm90_fwd.cuh"
 
@@ -75,7 +80,14 @@
 #define FWD_KV_PANEL_BYTES (FWD_N * SM90_PANEL_ROW_BYTES)
 #define FWD_Q_BYTES (FWD_Q_PANEL_BYTES * FWD_PANELS)
 #define FWD_KV_BYTES (FWD_KV_PANEL_BYTES * FWD_PANELS)
-#define FWD_SMEM_BYTES SM90_SMEM_BYTES(FWD_D, FWD_M, FWD_N, FWD_STAGES, FWD_Q_SLOTS, FWD_ELEM_BYTES)
+#ifndef FWD_O_STAGE
+#define FWD_O_STAGE 0
+#endif
+#define FWD_SMEM_BYTES SM90_SMEM_BYTES(FWD_D, FWD_M, FWD_N, FWD_STAGES, FWD_Q_SLOTS, FWD_O_STAGE, FWD_ELEM_BYTES)
+#define FWD_O_PANEL_BYTES (FWD_WG_ROWS * SM90_PANEL_ROW_BYTES) /* O stage: one 64-row panel per WG */
+#define FWD_O_STAGE_WG_BYTES (FWD_O_PANEL_BYTES * FWD_PANELS)
+#define FWD_CHUNK_BYTES 16                  /* 128B swizzle permutes 16-byte chunks within a row: */
+#define FWD_CHUNKS_PER_ROW (SM90_PANEL_ROW_BYTES / FWD_CHUNK_BYTES) /* chunk c of row r at c ^ (r % 8) */
 #define FWD_MMA_K 16                        /* k of one 16-bit wgmma */
 #define FWD_MMA_K_BYTES (FWD_MMA_K * FWD_ELEM_BYTES)
 #define FWD_K_STEPS_PER_PANEL (SM90_PANEL_COLS / FWD_MMA_K)
@@ -84,7 +96,12 @@
 #define FWD_P_REGS (FWD_N / 4)
 #define FWD_O_REGS (FWD_D / 2)
 #define FWD_BAR_TURN_BASE 1                 /* named barriers 1..WGS: issue turn of each consumer WG */
+#define FWD_BAR_EPI_BASE (FWD_BAR_TURN_BASE + FWD_WGS) /* next WGS: a WG's O stage is written / free */
 #define FWD_LN2 0.69314718055994530942f
+#ifndef FWD_LAZY_RESCALE
+#define FWD_LAZY_RESCALE 0                  /* 1: rescale O only when a row max grows by > slack */
+#endif
+#define FWD_RESCALE_SLACK_LOG2 8.0f         /* stale-max slack (log2 units) of the lazy rescale */
 
 #if FWD_N % 16 != 0 || FWD_N > 256 || FWD_D % SM90_PANEL_COLS != 0
 #error "fwd_kernel.cuh: unsupported tile shape"
@@ -108,11 +125,12 @@
 #define FWD_KERNEL FWD_CAT(FWD_NAME, _kernel)
 
 /* ---- Setup: shared-memory map, tiles ----------------------------------------------------- */
-/* Offsets from the 1 KB-aligned base: Q slots | K stages | V stages | mbarriers (8 B each).
+/* Offsets from the 1 KB-aligned base: Q slots | K stages | V stages | O stage | mbarriers (8 B each).
    Addresses are computed, not tabled, so a run-time index never sends a table to local memory. */
 #define FWD_K_OFFSET (FWD_Q_SLOTS * FWD_Q_BYTES)
 #define FWD_V_OFFSET (FWD_K_OFFSET + FWD_STAGES * FWD_KV_BYTES)
-#define FWD_BAR_OFFSET (FWD_K_OFFSET + 2 * FWD_STAGES * FWD_KV_BYTES)
+#define FWD_O_OFFSET (FWD_K_OFFSET + 2 * FWD_STAGES * FWD_KV_BYTES)
+#define FWD_BAR_OFFSET (FWD_O_OFFSET + FWD_O_STAGE * FWD_WGS * FWD_O_STAGE_WG_BYTES)
 #define FWD_MBARRIER_BYTES 8
 enum fwd_barrier { FWD_Q_FULL, FWD_Q_EMPTY, FWD_K_FULL, FWD_K_EMPTY, FWD_V_FULL, FWD_V_EMPTY, FWD_BARRIER_KINDS };
 
@@ -135,6 +153,11 @@ static __device__ __forceinline__ uint32_t fwd_k(const fwd_smem *s, uint32_t sta
 static __device__ __forceinline__ uint32_t fwd_v(const fwd_smem *s, uint32_t stage)
 {
     return s->base + FWD_V_OFFSET + stage * FWD_KV_BYTES;
+}
+/* O stage of consumer warpgroup cwg (FWD_O_STAGE). */
+static __device__ __forceinline__ uint32_t fwd_o_stage(const fwd_smem *s, int cwg)
+{
+    return s->base + FWD_O_OFFSET + cwg * FWD_O_STAGE_WG_BYTES;
 }
 /* Barrier `kind` of K/V `stage` or Q `slot`. */
 static __device__ __forceinline__ uint32_t fwd_bar(const fwd_smem *s, int kind, uint32_t stage)
@@ -374,20 +397,38 @@ static __device__ __forceinline__ float fwd_quad_sum(float x)
 }
 
 /* Online softmax of one key block: s becomes exp2(s*scale_log2 - max*scale_log2); corr[r] is the
-   factor the previous O and row sum must be multiplied by. Row sums stay per-thread partials. */
-static __device__ __forceinline__ void fwd_softmax(float *s, float *row_max, float *row_sum, float *corr,
-                                                   float scale_log2)
+   factor the previous O and row sum must be multiplied by. Row sums stay per-thread partials.
+   Returns whether O must be rescaled (warp-uniform). With FWD_LAZY_RESCALE the running max stays
+   stale until some row of the warp grows by more than FWD_RESCALE_SLACK_LOG2 (exp2 values then
+   reach at most 2^slack, harmless in f32 and in the 16-bit P), so most blocks skip the O rescale
+   (FA4's trick). The vote makes the decision warp-uniform: no divergent path around shuffles. */
+static __device__ __forceinline__ int fwd_softmax(float *s, float *row_max, float *row_sum, float *corr,
+                                                  float scale_log2)
 {
+    float mx[2];
 #pragma unroll
     for (int r = 0; r < 2; ++r) {
-        float mx = row_max[r];
+        float m = row_max[r];
 #pragma unroll
-        for (int j = 0; j < FWD_N / 8; ++j) mx = fmaxf(mx, fmaxf(s[4 * j + 2 * r], s[4 * j + 2 * r + 1]));
-        mx = fwd_quad_max(mx);
+        for (int j = 0; j < FWD_N / 8; ++j) m = fmaxf(m, fmaxf(s[4 * j + 2 * r], s[4 * j + 2 * r + 1]));
+        mx[r] = fwd_quad_max(m);
+    }
+#if FWD_LAZY_RESCALE
+    /* A row whose max is still -inf compares false (NaN or -inf), one that sees its first key
+       compares +inf > slack: it always takes the new max. */
+    const int grow = (mx[0] - row_max[0]) * scale_log2 > FWD_RESCALE_SLACK_LOG2 ||
+                     (mx[1] - row_max[1]) * scale_log2 > FWD_RESCALE_SLACK_LOG2;
+    const int rescale = __any_sync(0xffffffffu, grow);
+#else
+    const int rescale = 1;
+#endif
+#pragma unroll
+    for (int r = 0; r < 2; ++r) {
+        const float m_new = rescale ? mx[r] : row_max[r];
         /* A row with no visible key yet keeps max -inf: use 0 so exp2(-inf - 0) = 0, never NaN. */
-        const float m_scaled = mx == -INFINITY ? 0.0f : mx * scale_log2;
-        corr[r] = ex2_approx_ftz_f32(row_max[r] * scale_log2 - m_scaled);
-        row_max[r] = mx;
+        const float m_scaled = m_new == -INFINITY ? 0.0f : m_new * scale_log2;
+        corr[r] = rescale ? ex2_approx_ftz_f32(row_max[r] * scale_log2 - m_scaled) : 1.0f;
+        row_max[r] = m_new;
         float sum = 0.0f;
 #pragma unroll
         for (int j = 0; j < FWD_N / 8; ++j)
@@ -397,8 +438,9 @@ static __device__ __forceinline__ void fwd_softmax(float *s, float *row_max, flo
                 s[4 * j + 2 * r + c] = e;
                 sum += e;
             }
-        row_sum[r] = fmaf(row_sum[r], corr[r], sum);
+        row_sum[r] = rescale ? fmaf(row_sum[r], corr[r], sum) : row_sum[r] + sum;
     }
+    return rescale;
 }
 
 /* The accumulator layout of S equals the A-fragment layout of P: pair (2i, 2i+1) -> register i. */
@@ -435,6 +477,47 @@ static __device__ __forceinline__ void fwd_issue_first_qk(const fwd_smem *sm, in
     fwd_turn_pass(cwg);
 }
 
+/* One steady-state step for key block n: issue S_{n-1} = Q K_{n-1}^T and O += P_n V_n, softmax of
+   S_{n-1} while PV runs, then rescale O and convert P. `masked` is a compile-time constant at
+   both call sites: a branch between wait_group(1) and wait_group(0) (a control-flow join with the
+   PV in flight) makes ptxas place the PV wait at the join, before the softmax, which loses the
+   softmax/PV overlap (seen in SASS: WARPGROUP.DEPBAR gsb0 0x0 right after the mask's join). */
+static __device__ __forceinline__ void fwd_step(const sm90_fwd_params *p, const fwd_smem *sm, int cwg,
+                                                const fwd_tile *c, int32_t n, int32_t n_blocks, int32_t row0,
+                                                int quad_col, uint32_t q, uint32_t q_slot, uint32_t *kv,
+                                                uint32_t *stage, uint32_t *parity, float *s, float *o, uint32_t *pf,
+                                                float *row_max, float *row_sum, float *corr, int masked)
+{
+    const uint32_t v_stage = *stage, v_parity = *parity;
+    ++*kv;
+    *stage = *kv % FWD_STAGES;
+    *parity = (*kv / FWD_STAGES) & 1;
+    mbarrier_wait_parity(fwd_bar(sm, FWD_K_FULL, *stage), *parity);
+    fwd_turn_wait(cwg);
+    fwd_fence_o(o);
+    fwd_fence_p(pf);
+    wgmma_fence();
+    fwd_issue_qk(s, q, fwd_k(sm, *stage));
+    wgmma_commit_group();
+    mbarrier_wait_parity(fwd_bar(sm, FWD_V_FULL, v_stage), v_parity);
+    wgmma_fence();
+    fwd_issue_pv(o, pf, fwd_v(sm, v_stage), n < n_blocks - 1);
+    wgmma_commit_group();
+    fwd_turn_pass(cwg);
+    wgmma_wait_group(1);
+    fwd_fence_s(s);
+    fwd_release(fwd_bar(sm, FWD_K_EMPTY, *stage));
+    if (n == 1) fwd_release(fwd_bar(sm, FWD_Q_EMPTY, q_slot));
+    if (masked) fwd_mask(s, p, n - 1, row0, quad_col);
+    const int rescale = fwd_softmax(s, row_max, row_sum, corr, p->scale_log2);
+    wgmma_wait_group(0);
+    fwd_fence_o(o);
+    fwd_fence_p(pf);
+    fwd_release(fwd_bar(sm, FWD_V_EMPTY, v_stage));
+    if (rescale) fwd_rescale_o(o, corr);
+    fwd_convert_p(pf, s);
+}
+
 /* The tile's first QK^T (into s) has been issued by fwd_issue_first_qk and has completed. */
 static __device__ __forceinline__ void fwd_mainloop(const sm90_fwd_params *p, const fwd_smem *sm, int cwg,
                                                     const fwd_tile *c, int32_t n_blocks, int32_t row0,
@@ -457,37 +540,15 @@ static __device__ __forceinline__ void fwd_mainloop(const sm90_fwd_params *p, co
     fwd_softmax(s, row_max, row_sum, corr, p->scale_log2);
     fwd_convert_p(pf, s);
 
-    /* Steady state: S_{n-1} = Q K_{n-1}^T and O += P_n V_n in flight together. */
-    for (; n > 0; --n) {
-        const uint32_t v_stage = stage, v_parity = parity;
-        ++kv;
-        stage = kv % FWD_STAGES;
-        parity = (kv / FWD_STAGES) & 1;
-        mbarrier_wait_parity(fwd_bar(sm, FWD_K_FULL, stage), parity);
-        fwd_turn_wait(cwg);
-        fwd_fence_o(o);
-        fwd_fence_p(pf);
-        wgmma_fence();
-        fwd_issue_qk(s, q, fwd_k(sm, stage));
-        wgmma_commit_group();
-        mbarrier_wait_parity(fwd_bar(sm, FWD_V_FULL, v_stage), v_parity);
-        wgmma_fence();
-        fwd_issue_pv(o, pf, fwd_v(sm, v_stage), n < n_blocks - 1);
-        wgmma_commit_group();
-        fwd_turn_pass(cwg);
-        wgmma_wait_group(1);
-        fwd_fence_s(s);
-        fwd_release(fwd_bar(sm, FWD_K_EMPTY, stage));
-        if (n == 1) fwd_release(fwd_bar(sm, FWD_Q_EMPTY, q_slot));
-        if (fwd_block_needs_mask(p, c->m_block, n - 1)) fwd_mask(s, p, n - 1, row0, quad_col);
-        fwd_softmax(s, row_max, row_sum, corr, p->scale_log2);
-        wgmma_wait_group(0);
-        fwd_fence_o(o);
-        fwd_fence_p(pf);
-        fwd_release(fwd_bar(sm, FWD_V_EMPTY, v_stage));
-        fwd_rescale_o(o, corr);
-        fwd_convert_p(pf, s);
-    }
+    /* Steady state: S_{n-1} = Q K_{n-1}^T and O += P_n V_n in flight together. The blocks that
+       need masking come first (high n): they get their own copy of the step, so neither copy
+       branches between the two waits (see fwd_step). */
+    for (; n > 0 && fwd_block_needs_mask(p, c->m_block, n - 1); --n)
+        fwd_step(p, sm, cwg, c, n, n_blocks, row0, quad_col, q, q_slot, &kv, &stage, &parity, s, o, pf, row_max,
+                 row_sum, corr, 1);
+    for (; n > 0; --n)
+        fwd_step(p, sm, cwg, c, n, n_blocks, row0, quad_col, q, q_slot, &kv, &stage, &parity, s, o, pf, row_max,
+                 row_sum, corr, 0);
 
     /* Drain: O += P_0 V_0. */
     mbarrier_wait_parity(fwd_bar(sm, FWD_V_FULL, stage), parity);
@@ -506,8 +567,9 @@ static __device__ __forceinline__ void fwd_mainloop(const sm90_fwd_params *p, co
 
 /* ---- Epilogue ---------------------------------------------------------------------------- */
 /* O / rowsum to global (bf16x2 / f16x2 per thread, rows >= s_q skipped); LSE = ln(sum) + max*scale.
-   A row with no visible key has sum 0: it writes zeros and LSE -inf. */
-static __device__ __forceinline__ void fwd_epilogue(const sm90_fwd_params *p, const fwd_tile *c, int32_t row0,
+   A row with no visible key has sum 0: it writes zeros and LSE -inf. Also writes the key-less
+   tiles of the FWD_O_STAGE variants (rare: causal s_q > s_k), whose O registers hold garbage. */
+static __device__ __forceinline__ void fwd_epilogue_direct(const sm90_fwd_params *p, const fwd_tile *c, int32_t row0,
                                                     int quad_col, const float *o, const float *row_max,
                                                     const float *row_sum)
 {
@@ -532,6 +594,72 @@ static __device__ __forceinline__ void fwd_epilogue(const sm90_fwd_params *p, co
     }
 }
 
+#if FWD_O_STAGE
+/* O / rowsum through the warpgroup's O stage: stmatrix in the 128B-swizzled panel layout of the
+   O tensor map, then one thread issues the TMA stores (whole 128-byte rows; rows >= s_q are
+   clipped by TMA). The stage is reused a tile later: the store has long been read by then, the
+   wait below only makes sure. Every tile reaching here has keys, so its O was written by wgmma
+   (a row without a visible key holds 0 and gets inv = 0). */
+static __device__ __forceinline__ void fwd_epilogue(const sm90_fwd_params *p, const fwd_smem *sm, int cwg,
+                                                    const fwd_tile *c, int32_t row0, int quad_col, const float *o,
+                                                    const float *row_max, const float *row_sum)
+{
+    const int tid = threadIdx.x % FWD_WG_THREADS, warp = tid / 32, lane = tid % 32;
+    float inv[2];
+#pragma unroll
+    for (int r = 0; r < 2; ++r) {
+        const float sum = fwd_quad_sum(row_sum[r]);
+        const int32_t row = row0 + 8 * r;
+        inv[r] = sum > 0.0f ? 1.0f / sum : 0.0f;
+        if (p->lse && quad_col == 0 && row < p->s_q)
+            p->lse[(int64_t)c->batch * p->lse_stride[0] + (int64_t)c->head * p->lse_stride[1] + row] =
+                sum > 0.0f ? (row_max[r] * p->scale_log2 + __log2f(sum)) * FWD_LN2 : -INFINITY;
+    }
+    const uint32_t stage = fwd_o_stage(sm, cwg);
+    if (tid == 0) cp_async_bulk_wait_group_read(0);
+    bar_sync(FWD_BAR_EPI_BASE + cwg, FWD_WG_THREADS);
+    /* One stmatrix.x4 per 16 columns: matrices (cols j, rows 0-7), (j, 8-15), (j+1, 0-7),
+       (j+1, 8-15) of the warp's 16 rows, j counting 8-column chunks; lane l addresses row l % 8
+       of matrix l / 8. */
+    const int32_t st_row = warp * 16 + ((lane / 8) % 2) * 8 + lane % 8;
+    const int st_chunk = lane / 16;
+#pragma unroll
+    for (int j = 0; j < FWD_D / 8; j += 2) {
+        uint32_t frag[4];
+#pragma unroll
+        for (int jj = 0; jj < 2; ++jj)
+#pragma unroll
+            for (int r = 0; r < 2; ++r) {
+                const float lo = o[4 * (j + jj) + 2 * r] * inv[r], hi = o[4 * (j + jj) + 2 * r + 1] * inv[r];
+                frag[2 * jj + r] = p->out_bf16 ? cvt_rn_bf16x2_f32(lo, hi) : cvt_rn_f16x2_f32(lo, hi);
+            }
+        const int chunk = j + st_chunk;
+        const uint32_t addr = stage + (chunk / FWD_CHUNKS_PER_ROW) * FWD_O_PANEL_BYTES + st_row * SM90_PANEL_ROW_BYTES +
+                              ((chunk % FWD_CHUNKS_PER_ROW) ^ (st_row % FWD_CHUNKS_PER_ROW)) * FWD_CHUNK_BYTES;
+        stmatrix_sync_aligned_m8n8_x4_shared_b16(addr, frag);
+    }
+    fence_proxy_async_shared_cta(); /* generic-proxy writes -> the TMA store's async-proxy reads */
+    bar_sync(FWD_BAR_EPI_BASE + cwg, FWD_WG_THREADS);
+    if (tid == 0) {
+        const int32_t row = c->m_block * FWD_M + cwg * FWD_WG_ROWS;
+#pragma unroll
+        for (int panel = 0; panel < FWD_PANELS; ++panel)
+            cp_async_bulk_tensor_4d_global_shared(&p->tmap_o, panel * SM90_PANEL_COLS, row, c->head, c->batch,
+                                                  stage + panel * FWD_O_PANEL_BYTES);
+        cp_async_bulk_commit_group();
+    }
+}
+#else
+static __device__ __forceinline__ void fwd_epilogue(const sm90_fwd_params *p, const fwd_smem *sm, int cwg,
+                                                    const fwd_tile *c, int32_t row0, int quad_col, const float *o,
+                                                    const float *row_max, const float *row_sum)
+{
+    (void)sm;
+    (void)cwg;
+    fwd_epilogue_direct(p, c, row0, quad_col, o, row_max, row_sum);
+}
+#endif
+
 /* First tile at or after `*round` that has key blocks; tiles without any (causal, s_q > s_k) are
    written on the way (zeros, LSE -inf). Returns -1 when this block has no more work. */
 static __device__ __forceinline__ int32_t fwd_next_work(const sm90_fwd_params *p, int32_t *round, int32_t row_in_tile,
@@ -544,7 +672,7 @@ static __device__ __forceinline__ int32_t fwd_next_work(const sm90_fwd_params *p
         if (t == FWD_SKIP_TILE) continue;
         const fwd_tile c = fwd_tile_at(p, t);
         if (fwd_num_n_blocks(p, c.m_block) > 0) return t;
-        fwd_epilogue(p, &c, c.m_block * FWD_M + row_in_tile, quad_col, o, no_max, no_sum);
+        fwd_epilogue_direct(p, &c, c.m_block * FWD_M + row_in_tile, quad_col, o, no_max, no_sum);
     }
 }
 
@@ -578,13 +706,17 @@ static __device__ void fwd_consumer(const sm90_fwd_params *p, const fwd_smem *sm
         const int32_t t_next = fwd_next_work(p, &round, row_in_tile, quad_col, o);
         if (t_next >= 0) {
             fwd_issue_first_qk(sm, cwg, tile_iter, kv, s);
-            fwd_epilogue(p, &c, row0, quad_col, o, row_max, row_sum);
+            fwd_epilogue(p, sm, cwg, &c, row0, quad_col, o, row_max, row_sum);
             wgmma_wait_group(0);
         } else {
-            fwd_epilogue(p, &c, row0, quad_col, o, row_max, row_sum);
+            fwd_epilogue(p, sm, cwg, &c, row0, quad_col, o, row_max, row_sum);
         }
         t = t_next;
     }
+#if FWD_O_STAGE
+    /* The O stage must outlive the last TMA store's reads of it. */
+    if (threadIdx.x % FWD_WG_THREADS == 0) cp_async_bulk_wait_group(0);
+#endif
 }
 
 /* ---- Kernel and launcher ----------------------------------------------------------------- */

@@ -29,16 +29,18 @@ typedef cudaError_t (*sm90_launcher)(const sm90_fwd_params *, int, cudaStream_t)
 
 typedef struct sm90_variant {
     int block_m, block_n, stages, q_slots;
+    int o_stage; /* 1: the epilogue stores O with TMA (tmap_o) from a shared-memory stage */
     sm90_launcher launch;
 } sm90_variant;
 
-static sm90_variant sm90_variant_of(int wgs, int block_n, int stages, int q_slots, sm90_launcher launch)
+static sm90_variant sm90_variant_of(int wgs, int block_n, int stages, int q_slots, int o_stage, sm90_launcher launch)
 {
     sm90_variant v;
     v.block_m = wgs * SM90_WG_ROWS;
     v.block_n = block_n;
     v.stages = stages;
     v.q_slots = q_slots;
+    v.o_stage = o_stage;
     v.launch = launch;
     return v;
 }
@@ -51,22 +53,23 @@ static sm90_variant sm90_pick(const flashc_problem *p)
     case 64:
         if (p->s_k >= SM90_D64_LONG_MIN_SK)
             return sm90_variant_of(SM90_D64_LONG_WGS, SM90_D64_LONG_BLOCK_N, SM90_D64_LONG_STAGES,
-                                   SM90_D64_LONG_Q_SLOTS,
+                                   SM90_D64_LONG_Q_SLOTS, SM90_D64_LONG_O_STAGE,
                                    bf16 ? flashc_sm90_fwd_bf16_d64_long : flashc_sm90_fwd_f16_d64_long);
         return sm90_variant_of(SM90_D64_SHORT_WGS, SM90_D64_SHORT_BLOCK_N, SM90_D64_SHORT_STAGES,
-                               SM90_D64_SHORT_Q_SLOTS, bf16 ? flashc_sm90_fwd_bf16_d64 : flashc_sm90_fwd_f16_d64);
+                               SM90_D64_SHORT_Q_SLOTS, SM90_D64_SHORT_O_STAGE,
+                               bf16 ? flashc_sm90_fwd_bf16_d64 : flashc_sm90_fwd_f16_d64);
     case 128:
-        return sm90_variant_of(SM90_D128_WGS, SM90_D128_BLOCK_N, SM90_D128_STAGES, SM90_D128_Q_SLOTS,
+        return sm90_variant_of(SM90_D128_WGS, SM90_D128_BLOCK_N, SM90_D128_STAGES, SM90_D128_Q_SLOTS, SM90_D128_O_STAGE,
                                bf16 ? flashc_sm90_fwd_bf16_d128 : flashc_sm90_fwd_f16_d128);
     default:
-        return sm90_variant_of(SM90_D256_WGS, SM90_D256_BLOCK_N, SM90_D256_STAGES, SM90_D256_Q_SLOTS,
+        return sm90_variant_of(SM90_D256_WGS, SM90_D256_BLOCK_N, SM90_D256_STAGES, SM90_D256_Q_SLOTS, SM90_D256_O_STAGE,
                                bf16 ? flashc_sm90_fwd_bf16_d256 : flashc_sm90_fwd_f16_d256);
     }
 }
 
 static size_t sm90_smem_bytes(const sm90_variant *v, int d)
 {
-    return SM90_SMEM_BYTES(d, v->block_m, v->block_n, v->stages, v->q_slots, 2);
+    return SM90_SMEM_BYTES(d, v->block_m, v->block_n, v->stages, v->q_slots, v->o_stage, 2);
 }
 
 /* ---- Which problems this path takes --------------------------------------------------------- */
@@ -109,9 +112,9 @@ flashc_status flashc_sm90_check(const flashc_problem *p, const flashc_device_inf
     if ((size_t)dev->max_smem_optin < sm90_smem_bytes(&v, p->d))
         return NOT_SUPPORTED("sm90: needs %zu bytes of shared memory per block, device allows %d",
                              sm90_smem_bytes(&v, p->d), dev->max_smem_optin);
-    const int64_t *strides[3] = {p->q_stride, p->k_stride, p->v_stride};
-    static const char *names[3] = {"q", "k", "v"};
-    for (int t = 0; t < 3; ++t)
+    const int64_t *strides[4] = {p->q_stride, p->k_stride, p->v_stride, p->o_stride};
+    static const char *names[4] = {"q", "k", "v", "out"};
+    for (int t = 0; t < 4; ++t) /* out: the TMA stores of the O_STAGE variants */
         for (int i = 0; i < 3; ++i) {
             const int64_t bytes = strides[t][i] * 2;
             if (bytes < 0 || bytes >= SM90_TMA_MAX_STRIDE_BYTES || bytes % SM90_TMA_STRIDE_ALIGN != 0)
@@ -270,6 +273,10 @@ static flashc_status sm90_launch(const flashc_problem *p, const flashc_device_in
         return st;
     if ((st = sm90_tensor_map(&prm.tmap_v, p->v, p->in_dtype, dev->device, p->d, p->s_k, p->h_kv, p->b, p->v_stride,
                               (uint32_t)v->block_n)) != FLASHC_STATUS_SUCCESS)
+        return st;
+    if (v->o_stage &&
+        (st = sm90_tensor_map(&prm.tmap_o, p->o, p->out_dtype, dev->device, p->d, p->s_q, p->h_q, p->b, p->o_stride,
+                              (uint32_t)SM90_WG_ROWS)) != FLASHC_STATUS_SUCCESS)
         return st;
     prm.o = p->o;
     prm.lse = p->lse;

@@ -12,27 +12,37 @@
 
 /* ---- Tile table ------------------------------------------------------------------------------
  * WGS consumer warpgroups x 64 rows = BLOCK_M query rows per tile; BLOCK_N keys per K/V stage;
- * STAGES deep K/V ring; Q_SLOTS Q buffers; 16-bit elements. Shared memory (bytes in comments) =
- * Q_SLOTS * Q + STAGES * (K + V)
+ * STAGES deep K/V ring; Q_SLOTS Q buffers; 16-bit elements; O_STAGE 1: the epilogue stages O
+ * [BLOCK_M x D] in shared memory for TMA stores (0: straight from registers to global);
+ * LAZY_RESCALE 1: O is rescaled only when a row max grows by more than a slack (fwd_softmax).
+ * Shared memory (bytes in comments) = Q_SLOTS * Q + STAGES * (K + V) + O_STAGE * O
  * + alignment slack + barriers; the per-block limit is 232,448 B. d64 has two shapes: 3 consumer
  * WGs win once the key loop is long, 2 win on short ones (fewer, shorter tile transitions). */
 #define SM90_D64_SHORT_WGS 2
 #define SM90_D64_SHORT_BLOCK_N 128
 #define SM90_D64_SHORT_STAGES 2
-#define SM90_D64_SHORT_Q_SLOTS 2      /*  98,560 B */
+#define SM90_D64_SHORT_Q_SLOTS 2
+#define SM90_D64_SHORT_O_STAGE 1      /* 115,968 B */
+#define SM90_D64_SHORT_LAZY_RESCALE 1
 #define SM90_D64_LONG_WGS 3
 #define SM90_D64_LONG_BLOCK_N 128
 #define SM90_D64_LONG_STAGES 2
-#define SM90_D64_LONG_Q_SLOTS 2       /* 114,944 B */
+#define SM90_D64_LONG_Q_SLOTS 2
+#define SM90_D64_LONG_O_STAGE 1       /* 140,544 B */
+#define SM90_D64_LONG_LAZY_RESCALE 1
 #define SM90_D64_LONG_MIN_SK 4096     /* s_k from which the 3-WG shape is used */
 #define SM90_D128_WGS 2
 #define SM90_D128_BLOCK_N 128
 #define SM90_D128_STAGES 2
-#define SM90_D128_Q_SLOTS 2           /* 197,888 B */
+#define SM90_D128_Q_SLOTS 2
+#define SM90_D128_O_STAGE 1           /* 230,656 B */
+#define SM90_D128_LAZY_RESCALE 1
 #define SM90_D256_WGS 2
 #define SM90_D256_BLOCK_N 80
 #define SM90_D256_STAGES 2
-#define SM90_D256_Q_SLOTS 1           /* 230,656 B (no room for a second Q) */
+#define SM90_D256_Q_SLOTS 1
+#define SM90_D256_O_STAGE 0           /* 230,656 B (no room for a second Q or an O stage) */
+#define SM90_D256_LAZY_RESCALE 1
 /* Columns of one 128-byte swizzle panel (16-bit elements): TMA boxes and wgmma tiles are built
    from panels of [rows x 64]. */
 #define SM90_WG_ROWS 64
@@ -40,8 +50,8 @@
 #define SM90_PANEL_ROW_BYTES 128
 #define SM90_SMEM_ALIGN 1024 /* 128B-swizzle atom: TMA, wgmma descriptors agree at base offset 0 */
 #define SM90_BARRIER_BYTES 256
-#define SM90_SMEM_BYTES(D, BLOCK_M, BLOCK_N, STAGES, Q_SLOTS, ELEM_BYTES)                              \
-    (SM90_SMEM_ALIGN + ((Q_SLOTS) * (BLOCK_M) + 2 * (STAGES) * (BLOCK_N)) * (D) * (ELEM_BYTES) +         \
+#define SM90_SMEM_BYTES(D, BLOCK_M, BLOCK_N, STAGES, Q_SLOTS, O_STAGE, ELEM_BYTES)                     \
+    (SM90_SMEM_ALIGN + (((Q_SLOTS) + (O_STAGE)) * (BLOCK_M) + 2 * (STAGES) * (BLOCK_N)) * (D) * (ELEM_BYTES) + \
      SM90_BARRIER_BYTES)
 
 /* Tile schedule options (sm90_fwd_params.schedule). */
@@ -78,6 +88,9 @@ typedef struct sm90_fwd_params {
     int32_t schedule;   /* SM90_SCHED_* bits */
     int32_t num_units;  /* SM90_SCHED_PAIRS: pairs * h_q * b, pairs = (num_m_blocks + 1) / 2 */
     uint32_t pairs_div_mul, pairs_div_shift; /* n / pairs = umulhi(2n, mul) >> shift (sm90_api.cu) */
+    /* O_STAGE variants only: dims {d, s_q, h_q, b}, box {64, 64, 1, 1}, output dtype. Last, so
+       the fields above keep their offsets for kernels built without it (the A/B tool's base). */
+    CUtensorMap tmap_o;
 } sm90_fwd_params;
 
 #ifdef __cplusplus
