@@ -468,12 +468,16 @@ static __device__ __forceinline__ void load_kv_tile(const sm80_fwd_params *prm, 
     int64_t k_base = (int64_t)c->bi * p->k_stride[0] + (int64_t)c->k_off * p->k_stride[1];
 #if !IS_8BIT
     int64_t v_base = (int64_t)c->bi * p->v_stride[0] + (int64_t)c->k_off * p->v_stride[1];
+#else
+    int64_t v_base = (int64_t)c->bi * p->v_stride[0] + c->k_off; /* V^T: keys innermost */
 #endif
     if (paged && !per_row) {
         const int64_t first = (int64_t)page_of(prm, n * BLOCK_N) * p->page_size; /* key at the page start */
         k_base = (int64_t)page_ids * p->k_stride[0] - first * p->k_stride[1];
 #if !IS_8BIT
         v_base = (int64_t)page_ids * p->v_stride[0] - first * p->v_stride[1];
+#else
+        v_base = (int64_t)page_ids * p->v_stride[0] - first;
 #endif
     }
 #pragma unroll
@@ -535,8 +539,9 @@ static __device__ __forceinline__ void load_kv_tile(const sm80_fwd_params *prm, 
         uint32_t bytes = 0;
         if (j < c->seqlen_k) {
             const int keys = min(c->seqlen_k - j, CHUNK_ELEMS);
-            vs = v + vt_key_offset(prm, c, j) + row_off;
-            const int one_page = !paged || j - page_of(prm, j) * p->page_size + keys <= p->page_size;
+            /* (whole-block pages: the block's page, like K's rows) */
+            vs = v + (per_row ? vt_key_offset(prm, c, j) : v_base + j) + row_off;
+            const int one_page = !per_row || j - page_of(prm, j) * p->page_size + keys <= p->page_size;
             if (!one_page || ((uintptr_t)vs & (CP_ASYNC_CHUNK_BYTES - 1)) != 0) {
                 *(uint4 *)(sV + swz_vt(dr, ch)) = gather_vt_chunk(prm, c, v, j, row_off);
                 continue;
@@ -559,10 +564,22 @@ static __device__ __forceinline__ void load_kv_tile(const sm80_fwd_params *prm, 
 /* Evaluated where used from the (constant-bank) parameters, not kept in a register. */
 static __device__ __forceinline__ int kv_fast_ok(const sm80_fwd_params *prm)
 {
-    return prm->p.kv_layout != FLASHC_KV_PAGED && prm->p.k_stride[1] == prm->p.v_stride[1] &&
-           prm->p.k_stride[1] <= KV_FAST_MAX_STRIDE;
+    const flashc_problem *p = &prm->p;
+    return p->kv_layout != FLASHC_KV_PAGED && p->k_stride[0] == p->v_stride[0] && p->k_stride[1] == p->v_stride[1] &&
+           p->k_stride[2] == p->v_stride[2] && p->k_stride[1] <= KV_FAST_MAX_STRIDE;
 }
-static __device__ __forceinline__ void load_kv_tile_fast(const sm80_fwd_params *prm, const fwd_ctx *c,
+/* K's key row 0 for this CTA's sequence and KV head; V's is at the same offset from p->v
+   (kv_fast_ok: same strides), so one pointer stays live across the key loop. */
+typedef const elem_t *kv_bases;
+
+static __device__ __forceinline__ kv_bases kv_cta_bases(const sm80_fwd_params *prm, const fwd_ctx *c)
+{
+    const flashc_problem *p = &prm->p;
+    return (const elem_t *)p->k + (int64_t)c->bi * p->k_stride[0] + (int64_t)c->hk * p->k_stride[2] +
+           (int64_t)c->k_off * p->k_stride[1];
+}
+
+static __device__ __forceinline__ void load_kv_tile_fast(const sm80_fwd_params *prm, const fwd_ctx *c, kv_bases cb,
                                                          uint32_t sK_addr, uint32_t sV_addr, int n, int tid)
 {
     const flashc_problem *p = &prm->p;
@@ -570,10 +587,8 @@ static __device__ __forceinline__ void load_kv_tile_fast(const sm80_fwd_params *
     const int j0 = n * BLOCK_N;
     const int64_t rs = p->k_stride[1]; /* = v_stride[1] (kv_fast_ok) */
     const int t_off = row0 * (int)rs + ch * CHUNK_ELEMS;
-    const elem_t *kb = (const elem_t *)p->k + (int64_t)c->bi * p->k_stride[0] + (int64_t)c->hk * p->k_stride[2] +
-                       (int64_t)(c->k_off + j0) * rs + t_off;
-    const elem_t *vb = (const elem_t *)p->v + (int64_t)c->bi * p->v_stride[0] + (int64_t)c->hk * p->v_stride[2] +
-                       (int64_t)(c->k_off + j0) * rs + t_off;
+    const elem_t *kb = cb + (int64_t)j0 * rs + t_off;
+    const elem_t *vb = (const elem_t *)((const char *)kb + ((uintptr_t)p->v - (uintptr_t)p->k));
 #pragma unroll
     for (int it = 0; it < KV_CHUNKS_PER_THREAD; ++it) {
         const int row = row0 + it * KV_ROWS_PER_PASS;
@@ -953,6 +968,9 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_CTAS_PER_SM) FWD_KERNEL(const
 #if Q_IN_REGS
         uint32_t qf[K_STEPS_QK][4];
 #endif
+#if LEAN_2STAGE
+        const kv_bases kvb = kv_cta_bases(&prm, &c);
+#endif
         /* Prologue: Q and the first STAGES-1 key blocks (highest first), one group each. */
         load_q_tile(&prm, &c, sQ, tid);
 #pragma unroll
@@ -960,7 +978,7 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_CTAS_PER_SM) FWD_KERNEL(const
             if (s < count) {
 #if LEAN_2STAGE
                 if (kv_fast_ok(&prm))
-                    load_kv_tile_fast(&prm, &c, cvta_to_shared_u32(sK + s * TILE_KV_ELEMS),
+                    load_kv_tile_fast(&prm, &c, kvb, cvta_to_shared_u32(sK + s * TILE_KV_ELEMS),
                                       cvta_to_shared_u32(sV + s * TILE_KV_ELEMS), b_hi - 1 - s, tid);
                 else
 #endif
@@ -982,7 +1000,7 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_CTAS_PER_SM) FWD_KERNEL(const
                     int ns = nxt % STAGES;
 #if LEAN_2STAGE
                     if (kv_fast_ok(&prm))
-                        load_kv_tile_fast(&prm, &c, cvta_to_shared_u32(sK + ns * TILE_KV_ELEMS),
+                        load_kv_tile_fast(&prm, &c, kvb, cvta_to_shared_u32(sK + ns * TILE_KV_ELEMS),
                                           cvta_to_shared_u32(sV + ns * TILE_KV_ELEMS), b_hi - 1 - nxt, tid);
                     else
 #endif
