@@ -6,8 +6,12 @@
    launches (for dev hooks).
    AB_SHAPES=prefill (default: bf16 prefill grid + one decode guard) or decode: b 64, h 32/8,
    s_k 8k, s_q 1, d128 in bf16/fp8/int8, contiguous and paged (pages of 16 and 64, in a scattered
-   order); 8-bit calls use V^T (v_transposed = 1) and bf16 output. AB_ONLY_D=64|128|256 narrows
-   the prefill grid. */
+   order); 8-bit calls use V^T (v_transposed = 1) and bf16 output; then bf16 pages of 8 and 32,
+   the small-batch rows (b 8, h 64/8, s_k 4k/32k, s_q 1/4), b 64 h 32/8 4k and b 128 h 32/32
+   4k/32k, each small one next to a device-to-device copy of half its K+V bytes (same DRAM
+   traffic: what a plain stream of those bytes achieves, launch included). Decode rows (s_q < 16)
+   print GB/s of K+V read. AB_ONLY_D=64|128|256 narrows the prefill grid. AB_GRAPH=1 times each
+   library's call replayed from a CUDA graph (kernel time without the host's per-call work). */
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,11 +66,15 @@ static void shape_ex(lib *L, int nl, void *flush, int d, int s, int causal, int 
     for (size_t i = 0; i < pat; ++i) h[i] = (unsigned short)(0x3f00 ^ (rand() & 0x807f));
     void *bufs[3] = {q, k, v};
     size_t ns[3] = {nq, nk, nk};
-    for (int t = 0; t < 3; ++t)
-        for (size_t off = 0; off < ns[t]; off += pat) {
-            size_t n = ns[t] - off < pat ? ns[t] - off : pat;
-            cudaMemcpy((char *)bufs[t] + off * 2, h, n * 2, cudaMemcpyHostToDevice);
+    for (int t = 0; t < 3; ++t) { /* one pattern from the host, then doubled on the device */
+        size_t done = ns[t] < pat ? ns[t] : pat;
+        cudaMemcpy(bufs[t], h, done * 2, cudaMemcpyHostToDevice);
+        while (done < ns[t]) {
+            size_t n = ns[t] - done < done ? ns[t] - done : done;
+            cudaMemcpy((char *)bufs[t] + done * 2, bufs[t], n * 2, cudaMemcpyDeviceToDevice);
+            done += n;
         }
+    }
     free(h);
     flashc_attention_params p[MAX_LIBS];
     size_t wsb = 0;
@@ -90,20 +98,38 @@ static void shape_ex(lib *L, int nl, void *flush, int d, int s, int causal, int 
     }
     if (wsb) cudaMalloc(&ws, wsb);
     cudaEvent_t e0, e1; cudaEventCreate(&e0); cudaEventCreate(&e1);
+    /* AB_GRAPH=1: each library's call is captured once into a CUDA graph and the graph is timed
+       (no host work between the events: the kernels' own time, as decode loops run them) */
+    const int graph = getenv("AB_GRAPH") && atoi(getenv("AB_GRAPH"));
+    cudaStream_t sm; cudaStreamCreateWithFlags(&sm, cudaStreamNonBlocking);
+    cudaGraphExec_t ge[MAX_LIBS];
+    for (int i = 0; graph && i < nl; ++i) {
+        cudaGraph_t g;
+        setenv_for(&L[i]);
+        cudaStreamBeginCapture(sm, cudaStreamCaptureModeRelaxed);
+        flashc_status st = L[i].fwd(&p[i], ws, wsb, sm);
+        cudaStreamEndCapture(sm, &g);
+        unsetenv_for(&L[i]);
+        if (st || cudaGraphInstantiate(&ge[i], g, 0)) { printf("graph %s: %s\n", L[i].name, L[i].err()); exit(1); }
+        cudaGraphDestroy(g);
+    }
     float t[MAX_LIBS][REPS];
     for (int r = -2; r < REPS; ++r)
         for (int i = 0; i < nl; ++i) {
-            cudaMemsetAsync(flush, r & 0xff, FLUSH_BYTES, 0);
+            cudaMemsetAsync(flush, r & 0xff, FLUSH_BYTES, sm);
             setenv_for(&L[i]);
-            cudaEventRecord(e0, 0);
-            flashc_status st = L[i].fwd(&p[i], ws, wsb, 0);
-            cudaEventRecord(e1, 0);
+            cudaEventRecord(e0, sm);
+            flashc_status st = graph ? (cudaGraphLaunch(ge[i], sm) ? FLASHC_STATUS_CUDA_ERROR : FLASHC_STATUS_SUCCESS)
+                                     : L[i].fwd(&p[i], ws, wsb, sm);
+            cudaEventRecord(e1, sm);
             unsetenv_for(&L[i]);
             if (st) { printf("fwd %s: %s\n", L[i].name, L[i].err()); exit(1); }
             cudaEventSynchronize(e1);
             float ms; cudaEventElapsedTime(&ms, e0, e1);
             if (r >= 0) t[i][r] = ms;
         }
+    for (int i = 0; graph && i < nl; ++i) cudaGraphExecDestroy(ge[i]);
+    cudaStreamDestroy(sm);
     cudaError_t e = cudaGetLastError(); if (e) { printf("cuda: %s\n", cudaGetErrorString(e)); exit(1); }
     double flops = 4.0 * b * hq * (double)sq * sk * d * (causal ? 0.5 : 1.0);
     double bytes = 2.0 * (double)b * sk * hkv * d * eb;
@@ -114,7 +140,7 @@ static void shape_ex(lib *L, int nl, void *flush, int d, int s, int causal, int 
         qsort(t[i], REPS, sizeof(float), cmpf);
         float med = t[i][REPS / 2];
         if (i == 0) base = med;
-        if (sq == 1) printf(" | %7.1f GB/s", bytes / (med * 1e-3) / 1e9);
+        if (sq < 16) printf(" | %7.1f GB/s", bytes / (med * 1e-3) / 1e9);
         else printf(" | %6.1f TF", flops / (med * 1e-3) / 1e12);
         if (i) printf(" %+5.1f%%", (base / med - 1) * 100);
     }
@@ -122,6 +148,30 @@ static void shape_ex(lib *L, int nl, void *flush, int d, int s, int causal, int 
     cudaFree(q); cudaFree(k); cudaFree(v); cudaFree(o); if (ws) cudaFree(ws);
     if (table) { cudaFree(table); cudaFree(used); }
     cudaEventDestroy(e0); cudaEventDestroy(e1);
+}
+
+/* Device-to-device copy of half of `bytes` (so `bytes` of DRAM traffic), timed like a launch. */
+static void copy_ref(void *flush, double bytes)
+{
+    size_t n = (size_t)(bytes / 2);
+    void *a, *b;
+    if (cudaMalloc(&a, n) || cudaMalloc(&b, n)) { printf("copy ref: no memory\n"); exit(1); }
+    cudaMemset(a, 1, n);
+    cudaEvent_t e0, e1; cudaEventCreate(&e0); cudaEventCreate(&e1);
+    float t[REPS];
+    for (int r = -2; r < REPS; ++r) {
+        cudaMemsetAsync(flush, r & 0xff, FLUSH_BYTES, 0);
+        cudaEventRecord(e0, 0);
+        cudaMemcpyAsync(b, a, n, cudaMemcpyDeviceToDevice, 0);
+        cudaEventRecord(e1, 0);
+        cudaEventSynchronize(e1);
+        float ms; cudaEventElapsedTime(&ms, e0, e1);
+        if (r >= 0) t[r] = ms;
+    }
+    qsort(t, REPS, sizeof(float), cmpf);
+    printf("  copy %.0f MB (read+write) %7.1f us %7.1f GB/s\n", bytes / 1e6, t[REPS / 2] * 1e3,
+           bytes / (t[REPS / 2] * 1e-3) / 1e9);
+    cudaFree(a); cudaFree(b); cudaEventDestroy(e0); cudaEventDestroy(e1);
 }
 
 static void shape(lib *L, int nl, void *flush, int d, int s, int causal, int b, int hq, int hkv, int sq)
@@ -156,6 +206,16 @@ int main(int argc, char **argv)
         static const int pages[3] = {0, 16, 64};
         for (int t = 0; t < 3; ++t)
             for (int pi = 0; pi < 3; ++pi) shape_ex(L, nl, flush, 128, 8192, 0, 64, 32, 8, 1, dts[t], pages[pi]);
+        for (int pg = 8; pg <= 32; pg *= 4) shape_ex(L, nl, flush, 128, 8192, 0, 64, 32, 8, 1, dts[0], pg);
+        /* b, h_q, h_kv, s_k, s_q (bf16, contiguous) */
+        static const int rows[][5] = {{8, 64, 8, 4096, 1},  {8, 64, 8, 4096, 4},   {8, 64, 8, 32768, 1},
+                                      {8, 64, 8, 32768, 4}, {64, 32, 8, 4096, 1},  {128, 32, 32, 4096, 1},
+                                      {128, 32, 32, 32768, 1}};
+        for (size_t r = 0; r < sizeof rows / sizeof rows[0]; ++r) {
+            shape_ex(L, nl, flush, 128, rows[r][3], 0, rows[r][0], rows[r][1], rows[r][2], rows[r][4], dts[0], 0);
+            const double kv = 2.0 * rows[r][0] * rows[r][3] * rows[r][2] * 128 * 2;
+            if (kv < 2e9 && (r == 0 || rows[r][3] != rows[r - 1][3])) copy_ref(flush, kv);
+        }
         return 0;
     }
     for (int dd = 0; dd < 3; ++dd) {

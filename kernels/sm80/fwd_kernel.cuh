@@ -12,6 +12,11 @@
  *                 key blocks in flight while one is computed; d128's exceeds sm_86/89's 99 KB, so
  *                 they set FWD_MIN_ARCH 900 and the host picks them only on sm_90 (two CTAs per SM)
  *   FWD_MIN_ARCH  optional: below this __CUDA_ARCH__ the kernel is an empty body (never launched)
+ *   FWD_PAGE_SUB  optional (default 0): the page-sub variant of a deep decode variant, taken only for
+ *                 paged KV whose pages (2^k keys, k = page_sub_shift) split a key block into whole
+ *                 pages: its K/V copies use load_kv_tile_sub alone. A separate variant because the
+ *                 same loader next to the general one cost the contiguous path 3-18 % (H200, the
+ *                 register allocation and schedule of the whole kernel change)
  *   FWD_SKIP_IDLE_WARPS optional (default 0): warps whose rows all lie past the sequence skip the
  *                 math (decode: s_q x group rows of 64). Measured on the H200 with the deep 64-row
  *                 variants: part of their decode gain; with 128-row prefill tiles and d256 it cost
@@ -149,6 +154,13 @@ typedef uint16_t elem_t;
 #define KV_FAST_MAX_STRIDE (INT32_MAX / BLOCK_N)  /* a thread's row offset fits 32 bits */
 #else
 #define LEAN_2STAGE 0
+#endif
+
+#ifndef FWD_PAGE_SUB
+#define FWD_PAGE_SUB 0
+#endif
+#if FWD_PAGE_SUB && (LEAN_2STAGE || M_SLABS != 1)
+#error "page-sub variants are deep 64-row decode variants"
 #endif
 
 #if defined(FWD_E4M3) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 890
@@ -447,12 +459,20 @@ static __device__ __forceinline__ int prefetch_page_id(const sm80_fwd_params *pr
                                                        int lane)
 {
     const flashc_problem *p = &prm->p;
+#if FWD_PAGE_SUB
+    /* lane l: the block's page l (load_kv_tile_sub) */
+    const int j = n * BLOCK_N + (lane << prm->page_sub_shift);
+    return lane < (BLOCK_N >> prm->page_sub_shift) && j < c->seqlen_k
+               ? p->page_table[(int64_t)c->bi * p->page_table_stride + (j >> prm->page_sub_shift)]
+               : 0;
+#else
     if (p->kv_layout != FLASHC_KV_PAGED) return 0;
     if (pages_hold_blocks(prm)) /* every lane: the page of the whole block */
         return p->page_table[(int64_t)c->bi * p->page_table_stride + page_of(prm, n * BLOCK_N)];
     if (lane >= KV_ROWS_PER_WARP_STEP * KV_CHUNKS_PER_THREAD) return 0;
     const int j = n * BLOCK_N + kv_row_of_lane(warp, lane);
     return j < c->seqlen_k ? p->page_table[(int64_t)c->bi * p->page_table_stride + page_of(prm, j)] : 0;
+#endif
 }
 
 /* K and V rows of key block n. Paged KV: every row's page comes from `page_ids` (see above). */
@@ -468,12 +488,16 @@ static __device__ __forceinline__ void load_kv_tile(const sm80_fwd_params *prm, 
     int64_t k_base = (int64_t)c->bi * p->k_stride[0] + (int64_t)c->k_off * p->k_stride[1];
 #if !IS_8BIT
     int64_t v_base = (int64_t)c->bi * p->v_stride[0] + (int64_t)c->k_off * p->v_stride[1];
+#else
+    int64_t v_base = (int64_t)c->bi * p->v_stride[0] + c->k_off; /* V^T: keys innermost */
 #endif
     if (paged && !per_row) {
         const int64_t first = (int64_t)page_of(prm, n * BLOCK_N) * p->page_size; /* key at the page start */
         k_base = (int64_t)page_ids * p->k_stride[0] - first * p->k_stride[1];
 #if !IS_8BIT
         v_base = (int64_t)page_ids * p->v_stride[0] - first * p->v_stride[1];
+#else
+        v_base = (int64_t)page_ids * p->v_stride[0] - first;
 #endif
     }
 #pragma unroll
@@ -535,8 +559,9 @@ static __device__ __forceinline__ void load_kv_tile(const sm80_fwd_params *prm, 
         uint32_t bytes = 0;
         if (j < c->seqlen_k) {
             const int keys = min(c->seqlen_k - j, CHUNK_ELEMS);
-            vs = v + vt_key_offset(prm, c, j) + row_off;
-            const int one_page = !paged || j - page_of(prm, j) * p->page_size + keys <= p->page_size;
+            /* (whole-block pages: the block's page, like K's rows) */
+            vs = v + (per_row ? vt_key_offset(prm, c, j) : v_base + j) + row_off;
+            const int one_page = !per_row || j - page_of(prm, j) * p->page_size + keys <= p->page_size;
             if (!one_page || ((uintptr_t)vs & (CP_ASYNC_CHUNK_BYTES - 1)) != 0) {
                 *(uint4 *)(sV + swz_vt(dr, ch)) = gather_vt_chunk(prm, c, v, j, row_off);
                 continue;
@@ -547,6 +572,69 @@ static __device__ __forceinline__ void load_kv_tile(const sm80_fwd_params *prm, 
     }
 #endif
 }
+
+#if FWD_PAGE_SUB
+/* K and V (8-bit: V^T) of key block n in a page-sub variant: pages of 2^k keys (k =
+   page_sub_shift) split the block, lanes 0.. of page_ids hold its pages' ids (prefetch_page_id),
+   and row r of the block is virtual row (page id << k) | (r & (2^k - 1)) of K and V (the host
+   checked that pages are packed as page_size rows). A shuffle, a shift-or and the contiguous
+   path's row multiply per copy, where the per-row path divides by the page size and builds two
+   64-bit offsets. */
+static __device__ __forceinline__ void load_kv_tile_sub(const sm80_fwd_params *prm, const fwd_ctx *c, elem_t *sK,
+                                                        elem_t *sV, int n, int tid, int page_ids)
+{
+    const flashc_problem *p = &prm->p;
+    const int shift = prm->page_sub_shift, mask = (1 << shift) - 1;
+    const elem_t *k = (const elem_t *)p->k + (int64_t)c->hk * p->k_stride[2];
+#if !IS_8BIT
+    const elem_t *v = (const elem_t *)p->v + (int64_t)c->hk * p->v_stride[2];
+#endif
+#pragma unroll
+    for (int it = 0; it < KV_CHUNKS_PER_THREAD; ++it) {
+        const int idx = tid + it * NUM_THREADS, row = idx / ROW_CHUNKS, ch = idx % ROW_CHUNKS;
+        const int page = __shfl_sync(FLASHC_FULL_WARP_MASK, page_ids, row >> shift); /* before the branch */
+        const int vrow = (page << shift) | (row & mask);
+        const elem_t *ks = k;
+#if !IS_8BIT
+        const elem_t *vs = v;
+#endif
+        uint32_t bytes = 0;
+        if (n * BLOCK_N + row < c->seqlen_k) {
+            ks = k + (int64_t)vrow * p->k_stride[1] + ch * CHUNK_ELEMS;
+#if !IS_8BIT
+            vs = v + (int64_t)vrow * p->v_stride[1] + ch * CHUNK_ELEMS;
+#endif
+            bytes = CP_ASYNC_CHUNK_BYTES;
+        }
+        cp_async_cg_shared_global_16(cvta_to_shared_u32(sK + swz(row, ch)), ks, bytes);
+#if !IS_8BIT
+        cp_async_cg_shared_global_16(cvta_to_shared_u32(sV + swz(row, ch)), vs, bytes);
+#endif
+    }
+#if IS_8BIT
+    /* V^T: a 16-key chunk lies in one page (pages of >= 16 keys) */
+    const elem_t *v = (const elem_t *)p->v;
+#pragma unroll
+    for (int it = 0; it < VT_CHUNKS_PER_THREAD; ++it) {
+        const int idx = tid + it * NUM_THREADS, dr = idx / VT_ROW_CHUNKS, ch = idx % VT_ROW_CHUNKS;
+        const int j = n * BLOCK_N + ch * CHUNK_ELEMS;
+        const int64_t page = __shfl_sync(FLASHC_FULL_WARP_MASK, page_ids, (ch * CHUNK_ELEMS) >> shift);
+        const int64_t row_off = (int64_t)c->hk * p->v_stride[1] + (int64_t)(c->d0 + dr) * p->v_stride[2];
+        const elem_t *vs = v;
+        uint32_t bytes = 0;
+        if (j < c->seqlen_k) {
+            vs = v + page * p->v_stride[0] + ((ch * CHUNK_ELEMS) & mask) + row_off;
+            if (((uintptr_t)vs & (CP_ASYNC_CHUNK_BYTES - 1)) != 0) {
+                *(uint4 *)(sV + swz_vt(dr, ch)) = gather_vt_chunk(prm, c, v, j, row_off);
+                continue;
+            }
+            bytes = min(c->seqlen_k - j, CHUNK_ELEMS) * ELEM_BYTES;
+        }
+        cp_async_cg_shared_global_16(cvta_to_shared_u32(sV + swz_vt(dr, ch)), vs, bytes);
+    }
+#endif
+}
+#endif
 
 #if LEAN_2STAGE
 /* K and V rows of key block n, non-paged (rows past the sequence are zero-filled, not read).
@@ -559,10 +647,22 @@ static __device__ __forceinline__ void load_kv_tile(const sm80_fwd_params *prm, 
 /* Evaluated where used from the (constant-bank) parameters, not kept in a register. */
 static __device__ __forceinline__ int kv_fast_ok(const sm80_fwd_params *prm)
 {
-    return prm->p.kv_layout != FLASHC_KV_PAGED && prm->p.k_stride[1] == prm->p.v_stride[1] &&
-           prm->p.k_stride[1] <= KV_FAST_MAX_STRIDE;
+    const flashc_problem *p = &prm->p;
+    return p->kv_layout != FLASHC_KV_PAGED && p->k_stride[0] == p->v_stride[0] && p->k_stride[1] == p->v_stride[1] &&
+           p->k_stride[2] == p->v_stride[2] && p->k_stride[1] <= KV_FAST_MAX_STRIDE;
 }
-static __device__ __forceinline__ void load_kv_tile_fast(const sm80_fwd_params *prm, const fwd_ctx *c,
+/* K's key row 0 for this CTA's sequence and KV head; V's is at the same offset from p->v
+   (kv_fast_ok: same strides), so one pointer stays live across the key loop. */
+typedef const elem_t *kv_bases;
+
+static __device__ __forceinline__ kv_bases kv_cta_bases(const sm80_fwd_params *prm, const fwd_ctx *c)
+{
+    const flashc_problem *p = &prm->p;
+    return (const elem_t *)p->k + (int64_t)c->bi * p->k_stride[0] + (int64_t)c->hk * p->k_stride[2] +
+           (int64_t)c->k_off * p->k_stride[1];
+}
+
+static __device__ __forceinline__ void load_kv_tile_fast(const sm80_fwd_params *prm, const fwd_ctx *c, kv_bases cb,
                                                          uint32_t sK_addr, uint32_t sV_addr, int n, int tid)
 {
     const flashc_problem *p = &prm->p;
@@ -570,10 +670,8 @@ static __device__ __forceinline__ void load_kv_tile_fast(const sm80_fwd_params *
     const int j0 = n * BLOCK_N;
     const int64_t rs = p->k_stride[1]; /* = v_stride[1] (kv_fast_ok) */
     const int t_off = row0 * (int)rs + ch * CHUNK_ELEMS;
-    const elem_t *kb = (const elem_t *)p->k + (int64_t)c->bi * p->k_stride[0] + (int64_t)c->hk * p->k_stride[2] +
-                       (int64_t)(c->k_off + j0) * rs + t_off;
-    const elem_t *vb = (const elem_t *)p->v + (int64_t)c->bi * p->v_stride[0] + (int64_t)c->hk * p->v_stride[2] +
-                       (int64_t)(c->k_off + j0) * rs + t_off;
+    const elem_t *kb = cb + (int64_t)j0 * rs + t_off;
+    const elem_t *vb = (const elem_t *)((const char *)kb + ((uintptr_t)p->v - (uintptr_t)p->k));
 #pragma unroll
     for (int it = 0; it < KV_CHUNKS_PER_THREAD; ++it) {
         const int row = row0 + it * KV_ROWS_PER_PASS;
@@ -953,6 +1051,9 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_CTAS_PER_SM) FWD_KERNEL(const
 #if Q_IN_REGS
         uint32_t qf[K_STEPS_QK][4];
 #endif
+#if LEAN_2STAGE
+        const kv_bases kvb = kv_cta_bases(&prm, &c);
+#endif
         /* Prologue: Q and the first STAGES-1 key blocks (highest first), one group each. */
         load_q_tile(&prm, &c, sQ, tid);
 #pragma unroll
@@ -960,12 +1061,17 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_CTAS_PER_SM) FWD_KERNEL(const
             if (s < count) {
 #if LEAN_2STAGE
                 if (kv_fast_ok(&prm))
-                    load_kv_tile_fast(&prm, &c, cvta_to_shared_u32(sK + s * TILE_KV_ELEMS),
+                    load_kv_tile_fast(&prm, &c, kvb, cvta_to_shared_u32(sK + s * TILE_KV_ELEMS),
                                       cvta_to_shared_u32(sV + s * TILE_KV_ELEMS), b_hi - 1 - s, tid);
                 else
 #endif
+#if FWD_PAGE_SUB
+                    load_kv_tile_sub(&prm, &c, sK + s * TILE_KV_ELEMS, sV + s * TILE_KV_ELEMS, b_hi - 1 - s, tid,
+                                     prefetch_page_id(&prm, &c, b_hi - 1 - s, warp, lane));
+#else
                     load_kv_tile(&prm, &c, sK + s * TILE_KV_ELEMS, sV + s * TILE_KV_ELEMS, b_hi - 1 - s, tid,
                                  prefetch_page_id(&prm, &c, b_hi - 1 - s, warp, lane));
+#endif
             }
             cp_async_commit_group();
         }
@@ -982,12 +1088,17 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_CTAS_PER_SM) FWD_KERNEL(const
                     int ns = nxt % STAGES;
 #if LEAN_2STAGE
                     if (kv_fast_ok(&prm))
-                        load_kv_tile_fast(&prm, &c, cvta_to_shared_u32(sK + ns * TILE_KV_ELEMS),
+                        load_kv_tile_fast(&prm, &c, kvb, cvta_to_shared_u32(sK + ns * TILE_KV_ELEMS),
                                           cvta_to_shared_u32(sV + ns * TILE_KV_ELEMS), b_hi - 1 - nxt, tid);
                     else
 #endif
+#if FWD_PAGE_SUB
+                        load_kv_tile_sub(&prm, &c, sK + ns * TILE_KV_ELEMS, sV + ns * TILE_KV_ELEMS, b_hi - 1 - nxt,
+                                         tid, page_ids);
+#else
                         load_kv_tile(&prm, &c, sK + ns * TILE_KV_ELEMS, sV + ns * TILE_KV_ELEMS, b_hi - 1 - nxt, tid,
                                      page_ids);
+#endif
                 }
                 cp_async_commit_group(); /* possibly empty: keeps the group count uniform */
                 if (nxt + 1 < count) page_ids = prefetch_page_id(&prm, &c, b_hi - 2 - nxt, warp, lane);

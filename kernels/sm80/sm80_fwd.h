@@ -32,6 +32,8 @@ typedef struct sm80_fwd_params {
     int32_t page_block_keys;/* paged: the largest of 64, 32 dividing page_size (else 0): pages hold whole key blocks */
     float *ws_o;            /* [num_splits][total_q][h_q][d] f32 partial outputs (already / row sum) */
     float *ws_lse;          /* [num_splits][h_q][total_q] f32 partial LSE (natural log) */
+    int32_t page_sub_shift; /* page-sub variants (FWD_PAGE_SUB) only: log2(page_size); row j of page id
+                               g is virtual row g * page_size + j of K and V (fwd_kernel.cuh) */
 } sm80_fwd_params;
 
 /* Per (dtype, head dim, rows per CTA) instantiations of fwd_kernel.cuh. */
@@ -58,6 +60,11 @@ SM80_DECLARE_FWD(flashc_sm80_fwd_f16_d64_m64_s4)
 SM80_DECLARE_FWD(flashc_sm80_fwd_f16_d128_m64_s3)
 SM80_DECLARE_FWD(flashc_sm80_fwd_bf16_d64_m64_s4)
 SM80_DECLARE_FWD(flashc_sm80_fwd_bf16_d128_m64_s3)
+/* their page-sub twins (FWD_PAGE_SUB: pages of 2^k keys inside a key block) */
+SM80_DECLARE_FWD(flashc_sm80_fwd_f16_d64_m64_s4_pg)
+SM80_DECLARE_FWD(flashc_sm80_fwd_f16_d128_m64_s3_pg)
+SM80_DECLARE_FWD(flashc_sm80_fwd_bf16_d64_m64_s4_pg)
+SM80_DECLARE_FWD(flashc_sm80_fwd_bf16_d128_m64_s3_pg)
 #if FLASHC_SM80_ENABLE_8BIT
 SM80_DECLARE_FWD(flashc_sm80_fwd_e4m3_d64_m64)
 SM80_DECLARE_FWD(flashc_sm80_fwd_e4m3_d128_m64)
@@ -69,6 +76,10 @@ SM80_DECLARE_FWD(flashc_sm80_fwd_e4m3_d64_m64_s8)
 SM80_DECLARE_FWD(flashc_sm80_fwd_e4m3_d128_m64_s6)
 SM80_DECLARE_FWD(flashc_sm80_fwd_int8_d64_m64_s8)
 SM80_DECLARE_FWD(flashc_sm80_fwd_int8_d128_m64_s6)
+SM80_DECLARE_FWD(flashc_sm80_fwd_e4m3_d64_m64_s8_pg)
+SM80_DECLARE_FWD(flashc_sm80_fwd_e4m3_d128_m64_s6_pg)
+SM80_DECLARE_FWD(flashc_sm80_fwd_int8_d64_m64_s8_pg)
+SM80_DECLARE_FWD(flashc_sm80_fwd_int8_d128_m64_s6_pg)
 #endif
 cudaError_t flashc_sm80_combine(const sm80_fwd_params *prm, cudaStream_t stream);
 #ifdef __cplusplus

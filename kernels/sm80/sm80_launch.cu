@@ -26,6 +26,7 @@ typedef cudaError_t (*sm80_fwd_fn)(const sm80_fwd_params *, int, int, int, cudaS
 typedef struct sm80_plan {
     sm80_fwd_fn fn;
     int block_m, block_n, smem;
+    int page_sub_shift;             /* a page-sub variant (FWD_PAGE_SUB): log2(page_size); else 0 */
     int pack, group;
     int grid_m, grid_h, splits;
 } sm80_plan;
@@ -46,7 +47,7 @@ typedef struct sm80_plan {
 typedef struct sm80_variant {
     flashc_dtype dt;
     int d, block_m;
-    int deep;
+    int deep;       /* 1: deep ring; 2: deep ring, page-sub (FWD_PAGE_SUB) */
     sm80_fwd_fn fn;
     int (*smem)(void);
     int (*block_n)(void);
@@ -56,27 +57,59 @@ typedef struct sm80_variant {
 #define SM80_VARIANT(dtype, dt, dd, mm) SM80_VARIANT_NAMED(dtype, dd, mm, 0, flashc_sm80_fwd_##dt##_d##dd##_m##mm)
 #define SM80_VARIANT_DEEP(dtype, dt, dd, mm, st) \
     SM80_VARIANT_NAMED(dtype, dd, mm, 1, flashc_sm80_fwd_##dt##_d##dd##_m##mm##_s##st)
-/* Per (dtype, head dim): preferred first (larger tile, then deeper ring). */
+#define SM80_DEEP_PAGE_SUB 2
+#define SM80_VARIANT_DEEP_PG(dtype, dt, dd, mm, st) \
+    SM80_VARIANT_NAMED(dtype, dd, mm, SM80_DEEP_PAGE_SUB, flashc_sm80_fwd_##dt##_d##dd##_m##mm##_s##st##_pg)
+/* Per (dtype, head dim): preferred first (larger tile, then deeper ring; a page-sub variant before
+   its twin). */
 static const sm80_variant k_variants[] = {
     SM80_VARIANT(FLASHC_DTYPE_F16, f16, 64, 128),
-    SM80_VARIANT_DEEP(FLASHC_DTYPE_F16, f16, 64, 64, 4),     SM80_VARIANT(FLASHC_DTYPE_F16, f16, 64, 64),
+    SM80_VARIANT_DEEP_PG(FLASHC_DTYPE_F16, f16, 64, 64, 4),
+    SM80_VARIANT_DEEP(FLASHC_DTYPE_F16, f16, 64, 64, 4),
+    SM80_VARIANT(FLASHC_DTYPE_F16, f16, 64, 64),
     SM80_VARIANT(FLASHC_DTYPE_F16, f16, 128, 128),
-    SM80_VARIANT_DEEP(FLASHC_DTYPE_F16, f16, 128, 64, 3),    SM80_VARIANT(FLASHC_DTYPE_F16, f16, 128, 64),
+    SM80_VARIANT_DEEP_PG(FLASHC_DTYPE_F16, f16, 128, 64, 3),
+    SM80_VARIANT_DEEP(FLASHC_DTYPE_F16, f16, 128, 64, 3),
+    SM80_VARIANT(FLASHC_DTYPE_F16, f16, 128, 64),
     SM80_VARIANT(FLASHC_DTYPE_F16, f16, 256, 64),
     SM80_VARIANT(FLASHC_DTYPE_BF16, bf16, 64, 128),
-    SM80_VARIANT_DEEP(FLASHC_DTYPE_BF16, bf16, 64, 64, 4),   SM80_VARIANT(FLASHC_DTYPE_BF16, bf16, 64, 64),
+    SM80_VARIANT_DEEP_PG(FLASHC_DTYPE_BF16, bf16, 64, 64, 4),
+    SM80_VARIANT_DEEP(FLASHC_DTYPE_BF16, bf16, 64, 64, 4),
+    SM80_VARIANT(FLASHC_DTYPE_BF16, bf16, 64, 64),
     SM80_VARIANT(FLASHC_DTYPE_BF16, bf16, 128, 128),
-    SM80_VARIANT_DEEP(FLASHC_DTYPE_BF16, bf16, 128, 64, 3),  SM80_VARIANT(FLASHC_DTYPE_BF16, bf16, 128, 64),
+    SM80_VARIANT_DEEP_PG(FLASHC_DTYPE_BF16, bf16, 128, 64, 3),
+    SM80_VARIANT_DEEP(FLASHC_DTYPE_BF16, bf16, 128, 64, 3),
+    SM80_VARIANT(FLASHC_DTYPE_BF16, bf16, 128, 64),
     SM80_VARIANT(FLASHC_DTYPE_BF16, bf16, 256, 64),
 #if FLASHC_SM80_ENABLE_8BIT
-    SM80_VARIANT_DEEP(FLASHC_DTYPE_FP8_E4M3, e4m3, 64, 64, 8), SM80_VARIANT_DEEP(FLASHC_DTYPE_FP8_E4M3, e4m3, 128, 64, 6),
-    SM80_VARIANT_DEEP(FLASHC_DTYPE_INT8, int8, 64, 64, 8),     SM80_VARIANT_DEEP(FLASHC_DTYPE_INT8, int8, 128, 64, 6),
+    SM80_VARIANT_DEEP_PG(FLASHC_DTYPE_FP8_E4M3, e4m3, 64, 64, 8), SM80_VARIANT_DEEP(FLASHC_DTYPE_FP8_E4M3, e4m3, 64, 64, 8),
+    SM80_VARIANT_DEEP_PG(FLASHC_DTYPE_FP8_E4M3, e4m3, 128, 64, 6), SM80_VARIANT_DEEP(FLASHC_DTYPE_FP8_E4M3, e4m3, 128, 64, 6),
+    SM80_VARIANT_DEEP_PG(FLASHC_DTYPE_INT8, int8, 64, 64, 8),     SM80_VARIANT_DEEP(FLASHC_DTYPE_INT8, int8, 64, 64, 8),
+    SM80_VARIANT_DEEP_PG(FLASHC_DTYPE_INT8, int8, 128, 64, 6),    SM80_VARIANT_DEEP(FLASHC_DTYPE_INT8, int8, 128, 64, 6),
     SM80_VARIANT(FLASHC_DTYPE_FP8_E4M3, e4m3, 64, 64), SM80_VARIANT(FLASHC_DTYPE_FP8_E4M3, e4m3, 128, 64),
     SM80_VARIANT(FLASHC_DTYPE_INT8, int8, 64, 64),     SM80_VARIANT(FLASHC_DTYPE_INT8, int8, 128, 64),
     SM80_VARIANT(FLASHC_DTYPE_FP8_E4M3, e4m3, 256, 64), SM80_VARIANT(FLASHC_DTYPE_INT8, int8, 256, 64),
 #endif
 };
 #define SM80_NUM_VARIANTS ((int)(sizeof k_variants / sizeof k_variants[0]))
+
+/* Page-sub variants: paged KV whose pages of 2^k keys split a key block into whole pages, stored as
+   page_size rows each (page stride = page_size x row stride, for K and for V unless V^T), so key
+   row j of page id g is virtual row g * page_size + j (total_k = num_pages * page_size < 2^31).
+   8-bit: a V^T chunk of 16 keys must stay in one page. Returns k, or 0. */
+#define SM80_PAGE_SUB_MIN_KEYS 8
+#define SM80_PAGE_SUB_MIN_KEYS_8BIT 16
+static int page_sub_shift(const flashc_problem *p, int block_n)
+{
+    const int is8 = p->in_dtype == FLASHC_DTYPE_FP8_E4M3 || p->in_dtype == FLASHC_DTYPE_INT8;
+    if (p->kv_layout != FLASHC_KV_PAGED || p->k_stride[0] != (int64_t)p->page_size * p->k_stride[1] ||
+        (!p->v_transposed && p->v_stride[0] != (int64_t)p->page_size * p->v_stride[1]))
+        return 0;
+    for (int k = 0; (1 << k) < block_n; ++k)
+        if (p->page_size == 1 << k && p->page_size >= (is8 ? SM80_PAGE_SUB_MIN_KEYS_8BIT : SM80_PAGE_SUB_MIN_KEYS))
+            return k;
+    return 0;
+}
 
 /* Largest tile (listed first) for the dtype and head dim that the rows warrant and the device's
    shared memory allows. Returns 0 if none. */
@@ -85,6 +118,9 @@ static int pick_variant(const flashc_problem *p, const flashc_device_info *dev, 
     for (int i = 0; i < SM80_NUM_VARIANTS; ++i) {
         const sm80_variant *v = &k_variants[i];
         if (v->dt != p->in_dtype || v->d != p->d) continue;
+        /* deep rings: the page-sub variant exactly when pages split its key blocks */
+        const int sub = v->deep ? page_sub_shift(p, v->block_n()) : 0;
+        if (v->deep && (v->deep == SM80_DEEP_PAGE_SUB) != (sub > 0)) continue;
         if (v->block_m > SM80_SMALL_TILE_M && rows < SM80_BIG_TILE_MIN_ROWS) continue;
         if (v->smem() > dev->max_smem_optin) continue;
         /* deep rings are for decode-shaped tiles (8-bit has only 64-row tiles, so say it) */
@@ -92,6 +128,7 @@ static int pick_variant(const flashc_problem *p, const flashc_device_info *dev, 
                         SM80_DEEP_CTAS_PER_SM * v->smem() > dev->max_smem_optin))
             continue;
         pl->fn = v->fn;
+        pl->page_sub_shift = v->deep == SM80_DEEP_PAGE_SUB ? sub : 0;
         pl->block_m = v->block_m;
         pl->block_n = v->block_n();
         pl->smem = v->smem();
@@ -235,6 +272,7 @@ extern "C" flashc_status flashc_sm80_forward(const flashc_problem *p, const flas
     if (p->kv_layout == FLASHC_KV_PAGED)
         for (int keys = SM80_MAX_BLOCK_N; keys >= SM80_MIN_BLOCK_N && !prm.page_block_keys; keys /= 2)
             if (p->page_size % keys == 0) prm.page_block_keys = keys;
+    prm.page_sub_shift = pl.page_sub_shift;
     prm.ws_o = NULL;
     prm.ws_lse = NULL;
     if (pl.splits > 1) {

@@ -807,6 +807,14 @@ static void feature_cases(flashc_dtype dt, int d)
     c = base_case(dt, d); c.b = 3; c.kv = KV_PAGED; c.page_size = 16; c.sq = 2; c.hq = 8; c.hkv = 2;
     { int lk[3] = {1500, 3, 2100}; memcpy(c.seqlens_k, lk, sizeof lk); }
     named(&c, "decode paged ps16"); run_case(c);
+    /* pages of 8 and 32 keys: whole pages inside a key block (sm80's page-sub variants) */
+    for (int ps = 8; ps <= 32; ps *= 4) {
+        c = base_case(dt, d); c.b = 3; c.kv = KV_PAGED; c.page_size = ps; c.sq = 1; c.hq = 8; c.hkv = 2;
+        { int lk[3] = {1000, 77, 2050}; memcpy(c.seqlens_k, lk, sizeof lk); }
+        char what[64];
+        snprintf(what, sizeof what, "decode paged ps%d", ps);
+        named(&c, what); run_case(c);
+    }
 }
 
 /* 8-bit cases beyond the feature grid (which runs with V^T): V in K's layout must be refused
