@@ -21,18 +21,24 @@
  *                 math (decode: s_q x group rows of 64). Measured on the H200 with the deep 64-row
  *                 variants: part of their decode gain; with 128-row prefill tiles and d256 it cost
  *                 3-5 %, so only the deep (decode) variants set it
+ *   FWD_NUM_WARPS optional (default SM80_NUM_WARPS = 4): warps per CTA. The _n<keys> prefill
+ *                 variants use 8 warps of one slab (128 rows, one CTA per SM at ~255 registers):
+ *                 d128 128 x 128 keys, d256 128 x 64 (FA2's d256 tile)
+ *   FWD_BLOCK_N   optional: keys per tile (default: the rule under "tiles" below)
  * Every runtime feature (causal/window, softcap, bias, ALiBi, GQA packing, varlen, paged KV,
  * seqused_k, LSE, split-KV) is a CTA-uniform branch, so one variant serves all of them.
  *
  * Budget
- *   CTA      4 warps, 128 threads; BLOCK_M = 64 x M_SLABS query rows (M_SLABS m16 slabs per warp)
- *   tiles    BLOCK_N = 64 keys (d64; d128 with one slab) or 32 (d256; d128 with two slabs, whose
- *            64-key S would not fit the registers); STAGES K/V buffers (cp.async): 2, or
- *            FWD_STAGES in the deep 64-row variants
+ *   CTA      NUM_WARPS warps (4, or 8 in the _n<keys> variants); BLOCK_M = NUM_WARPS x 16 x
+ *            M_SLABS query rows (M_SLABS m16 slabs per warp)
+ *   tiles    BLOCK_N = FWD_BLOCK_N, else 64 keys (d64; d128 with one slab) or 32 (d256; d128 with
+ *            two slabs, whose 64-key S spills even with the lean code); STAGES K/V buffers
+ *            (cp.async): 2, or FWD_STAGES in the deep 64-row variants
  *   smem     Q BLOCK_Mxd + STAGES x (K + V) BLOCK_Nxd, 16-bit: M64: d64 40 KB, d128 80 KB,
  *            d256 96 KB; M128: d64 48 KB, d128 64 KB (all within the 99 KB opt-in of sm_86/89);
- *            deep M64 (sm_90): d64 x4 stages 72 KB, d128 x3 stages 112 KB: two CTAs per SM
- *            (registers allow two anyway)
+ *            8 warps: d128 x 128 keys 160 KB, d256 x 64 keys 192 KB (the host falls back to the
+ *            4-warp tiles where the opt-in is smaller); deep M64 (sm_90): d64 x4 stages 72 KB,
+ *            d128 x3 stages 112 KB: two CTAs per SM (registers allow two anyway)
  *   registers per slab O d/2 f32 and S BLOCK_N/2 f32; Q fragments d/4 kept in registers only for
  *            one slab at d <= 128 (otherwise Q is re-read from smem with ldmatrix per k-step)
  *   layout   rows of d 16-bit elements; 16-byte chunk c of row r stored at chunk c ^ (r & 7), so the
@@ -82,7 +88,17 @@ typedef uint8_t elem_t;
 typedef uint16_t elem_t;
 #endif
 #define M_SLABS FWD_M_SLABS
-#define NUM_THREADS SM80_NUM_THREADS
+#ifdef FWD_NUM_WARPS
+#define NUM_WARPS FWD_NUM_WARPS                   /* per variant (the _n<keys> prefill tiles: 8) */
+#else
+#define NUM_WARPS SM80_NUM_WARPS
+#endif
+#define NUM_THREADS (NUM_WARPS * 32)
+/* d256's 8-warp tile (one CTA per SM): causal m-blocks heaviest first. H200: causal +4 % at 8k,
+   +1-2 % at 2k over the plain order, non-causal unchanged. On d128's 8-warp tile causal gained
+   ~1 % but non-causal lost 1-3 % (code generation), and the 4-warp tiles are unmeasured, so
+   those keep the plain order. */
+#define M_BLOCKS_HEAVY_FIRST (LEAN_2STAGE && NUM_WARPS == 8 && D == 256)
 /* mma.sync m16n8k16 geometry; an ldmatrix 8x8 matrix row is one 16-byte chunk (8 elements) */
 #define MMA_M 16
 #define MMA_N 8
@@ -94,9 +110,11 @@ typedef uint16_t elem_t;
 #define MMA_ROW_HALF 8                            /* accumulator rows g and g + 8 */
 #define LDSM_ROWS 8                               /* rows of one ldmatrix 8x8 matrix */
 #define WARP_ROWS (MMA_M * M_SLABS)
-#define BLOCK_M (SM80_NUM_WARPS * WARP_ROWS)
+#define BLOCK_M (NUM_WARPS * WARP_ROWS)
 #define ROWS_PER_THREAD (2 * M_SLABS)             /* accumulator rows g and g+8 of each slab */
-#if !IS_8BIT && (FWD_HEAD_DIM == 64 || (FWD_HEAD_DIM == 128 && FWD_M_SLABS == 1))
+#ifdef FWD_BLOCK_N
+#define BLOCK_N FWD_BLOCK_N                       /* per variant */
+#elif !IS_8BIT && (FWD_HEAD_DIM == 64 || (FWD_HEAD_DIM == 128 && FWD_M_SLABS == 1))
 #define BLOCK_N 64
 #else
 #define BLOCK_N 32                                /* d128 x 2 slabs, 8-bit: 64 keys would spill */
@@ -137,6 +155,22 @@ typedef uint16_t elem_t;
 #define TILE_Q_ELEMS (BLOCK_M * D)
 #define TILE_KV_ELEMS (BLOCK_N * D)
 #define SMEM_BYTES ((TILE_Q_ELEMS + 2 * STAGES * TILE_KV_ELEMS) * ELEM_BYTES)
+/* Shared memory a block may opt into on the arch being compiled (sm_80/87 163 KB, sm_86/89 99 KB,
+   sm_90 227 KB). A variant above it is never launched there (the host compares with the device's
+   opt-in), so it compiles to an empty body rather than code ptxas spills (the 8-warp tiles on
+   sm_89, d256's on sm_80). */
+#if defined(__CUDA_ARCH__)
+#if __CUDA_ARCH__ >= 900
+#define ARCH_SMEM_OPTIN_KB 227
+#elif __CUDA_ARCH__ == 800 || __CUDA_ARCH__ == 870
+#define ARCH_SMEM_OPTIN_KB 163
+#else
+#define ARCH_SMEM_OPTIN_KB 99
+#endif
+#if SMEM_BYTES > ARCH_SMEM_OPTIN_KB * 1024 && !defined(FWD_ARCH_SKIPPED)
+#define FWD_ARCH_SKIPPED 1
+#endif
+#endif
 #define S_FRAGS (BLOCK_N / MMA_N)                 /* n8 accumulators of S per slab */
 #define O_FRAGS (D_OUT / MMA_N)                   /* n8 accumulators of O per slab */
 #define K_STEPS_QK (D / MMA_K)
@@ -322,7 +356,15 @@ static __device__ __forceinline__ void setup_ctx(const sm80_fwd_params *prm, fwd
     }
     if (p->seqused_k) c->seqlen_k = p->seqused_k[c->bi];
     c->diag = c->seqlen_k - c->seqlen_q;
+#if M_BLOCKS_HEAVY_FIRST
+    /* Causal (a right window, no left one): a row's key count grows with it, so the heaviest
+       m-blocks start first and the last wave is made of light ones (one CTA per SM here). */
+    const int m_block = p->window_right >= 0 && p->window_left < 0 ? (int)(gridDim.x - 1 - blockIdx.x)
+                                                                   : (int)blockIdx.x;
+    c->m0 = m_block * BLOCK_M;
+#else
     c->m0 = (int)(blockIdx.x / D_SPLIT) * BLOCK_M;
+#endif
     c->d0 = (int)(blockIdx.x % D_SPLIT) * D_OUT;
     c->m_rows = c->seqlen_q * c->group;
 #if IS_8BIT
@@ -644,13 +686,22 @@ static __device__ __forceinline__ void load_kv_tile_sub(const sm80_fwd_params *p
    every chunk's 64-bit index math and paging test: ~50 instructions per chunk pair, about a third
    of all per-block instructions of a 128-row tile (measured: +15-31 % prefill with this path). */
 #define KV_ROWS_PER_PASS (NUM_THREADS / ROW_CHUNKS) /* key rows one pass of the CTA's chunks covers */
+/* d >= 128: one K base (sequence and KV head) stays live across the key loop and V's is derived
+   from it, instead of both being rebuilt with 64-bit math per block. H200 A/B: d128 +0.3-1 %,
+   d256 +2.5-3 %, but the 4-warp d64 tile -0.3 to -2 %, so d64 rebuilds them per block. */
+#define KV_KEEP_BASE (D >= 128)
 /* Evaluated where used from the (constant-bank) parameters, not kept in a register. */
 static __device__ __forceinline__ int kv_fast_ok(const sm80_fwd_params *prm)
 {
     const flashc_problem *p = &prm->p;
+#if KV_KEEP_BASE
     return p->kv_layout != FLASHC_KV_PAGED && p->k_stride[0] == p->v_stride[0] && p->k_stride[1] == p->v_stride[1] &&
            p->k_stride[2] == p->v_stride[2] && p->k_stride[1] <= KV_FAST_MAX_STRIDE;
+#else
+    return p->kv_layout != FLASHC_KV_PAGED && p->k_stride[1] == p->v_stride[1] && p->k_stride[1] <= KV_FAST_MAX_STRIDE;
+#endif
 }
+#if KV_KEEP_BASE
 /* K's key row 0 for this CTA's sequence and KV head; V's is at the same offset from p->v
    (kv_fast_ok: same strides), so one pointer stays live across the key loop. */
 typedef const elem_t *kv_bases;
@@ -661,6 +712,10 @@ static __device__ __forceinline__ kv_bases kv_cta_bases(const sm80_fwd_params *p
     return (const elem_t *)p->k + (int64_t)c->bi * p->k_stride[0] + (int64_t)c->hk * p->k_stride[2] +
            (int64_t)c->k_off * p->k_stride[1];
 }
+#else
+typedef int kv_bases; /* unused */
+static __device__ __forceinline__ kv_bases kv_cta_bases(const sm80_fwd_params *prm, const fwd_ctx *c) { return 0; }
+#endif
 
 static __device__ __forceinline__ void load_kv_tile_fast(const sm80_fwd_params *prm, const fwd_ctx *c, kv_bases cb,
                                                          uint32_t sK_addr, uint32_t sV_addr, int n, int tid)
@@ -670,8 +725,15 @@ static __device__ __forceinline__ void load_kv_tile_fast(const sm80_fwd_params *
     const int j0 = n * BLOCK_N;
     const int64_t rs = p->k_stride[1]; /* = v_stride[1] (kv_fast_ok) */
     const int t_off = row0 * (int)rs + ch * CHUNK_ELEMS;
+#if KV_KEEP_BASE
     const elem_t *kb = cb + (int64_t)j0 * rs + t_off;
     const elem_t *vb = (const elem_t *)((const char *)kb + ((uintptr_t)p->v - (uintptr_t)p->k));
+#else
+    const elem_t *kb = (const elem_t *)p->k + (int64_t)c->bi * p->k_stride[0] + (int64_t)c->hk * p->k_stride[2] +
+                       (int64_t)(c->k_off + j0) * rs + t_off;
+    const elem_t *vb = (const elem_t *)p->v + (int64_t)c->bi * p->v_stride[0] + (int64_t)c->hk * p->v_stride[2] +
+                       (int64_t)(c->k_off + j0) * rs + t_off;
+#endif
 #pragma unroll
     for (int it = 0; it < KV_CHUNKS_PER_THREAD; ++it) {
         const int row = row0 + it * KV_ROWS_PER_PASS;

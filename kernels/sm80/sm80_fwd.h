@@ -29,7 +29,7 @@ typedef struct sm80_fwd_params {
     int32_t transform;      /* 1: softcap, bias or ALiBi present (scores turned into log2 units first) */
     uint32_t page_div_mul;  /* paged: j / page_size = umulhi(j, mul) >> shift for 0 <= j < 2^31 */
     uint32_t page_div_shift;/*        (mul 0: page_size 1); see sm80_page_divider() */
-    int32_t page_block_keys;/* paged: the largest of 64, 32 dividing page_size (else 0): pages hold whole key blocks */
+    int32_t page_block_keys;/* paged: the largest of 128, 64, 32 dividing page_size (else 0): pages hold whole key blocks */
     float *ws_o;            /* [num_splits][total_q][h_q][d] f32 partial outputs (already / row sum) */
     float *ws_lse;          /* [num_splits][h_q][total_q] f32 partial LSE (natural log) */
     int32_t page_sub_shift; /* page-sub variants (FWD_PAGE_SUB) only: log2(page_size); row j of page id
@@ -50,11 +50,16 @@ SM80_DECLARE_FWD(flashc_sm80_fwd_f16_d64_m128)
 SM80_DECLARE_FWD(flashc_sm80_fwd_f16_d128_m64)
 SM80_DECLARE_FWD(flashc_sm80_fwd_f16_d128_m128)
 SM80_DECLARE_FWD(flashc_sm80_fwd_f16_d256_m64)
+SM80_DECLARE_FWD(flashc_sm80_fwd_f16_d128_m128_n128)
+SM80_DECLARE_FWD(flashc_sm80_fwd_f16_d256_m128_n64)
 SM80_DECLARE_FWD(flashc_sm80_fwd_bf16_d64_m64)
 SM80_DECLARE_FWD(flashc_sm80_fwd_bf16_d64_m128)
 SM80_DECLARE_FWD(flashc_sm80_fwd_bf16_d128_m64)
 SM80_DECLARE_FWD(flashc_sm80_fwd_bf16_d128_m128)
 SM80_DECLARE_FWD(flashc_sm80_fwd_bf16_d256_m64)
+/* 8 warps of 16 rows (fwd_kernel.cuh FWD_NUM_WARPS): 128 x 128 (d128), 128 x 64 (d256) */
+SM80_DECLARE_FWD(flashc_sm80_fwd_bf16_d128_m128_n128)
+SM80_DECLARE_FWD(flashc_sm80_fwd_bf16_d256_m128_n64)
 /* deep K/V rings for decode (sm_90 only, see fwd_kernel.cuh FWD_STAGES) */
 SM80_DECLARE_FWD(flashc_sm80_fwd_f16_d64_m64_s4)
 SM80_DECLARE_FWD(flashc_sm80_fwd_f16_d128_m64_s3)

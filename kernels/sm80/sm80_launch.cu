@@ -18,7 +18,7 @@
 #define SM80_MIN_BLOCKS_PER_SPLIT 2    /* a split below this many key blocks costs more than it gains */
 #define SM80_SPLIT_EFFICIENCY 0.85     /* take the fewest splits within this of the best wave fill */
 #define SM80_WS_ALIGN 256
-#define SM80_MAX_BLOCK_N 64            /* key-block sizes of the variants (fwd_kernel.cuh BLOCK_N) */
+#define SM80_MAX_BLOCK_N 128           /* key-block sizes of the variants (fwd_kernel.cuh BLOCK_N) */
 #define SM80_MIN_BLOCK_N 32
 
 typedef cudaError_t (*sm80_fwd_fn)(const sm80_fwd_params *, int, int, int, cudaStream_t);
@@ -55,31 +55,39 @@ typedef struct sm80_variant {
 
 #define SM80_VARIANT_NAMED(dtype, dd, mm, deep, name) {dtype, dd, mm, deep, name, name##_smem_bytes, name##_block_n}
 #define SM80_VARIANT(dtype, dt, dd, mm) SM80_VARIANT_NAMED(dtype, dd, mm, 0, flashc_sm80_fwd_##dt##_d##dd##_m##mm)
+#define SM80_VARIANT_N(dtype, dt, dd, mm, nn) \
+    SM80_VARIANT_NAMED(dtype, dd, mm, 0, flashc_sm80_fwd_##dt##_d##dd##_m##mm##_n##nn)
 #define SM80_VARIANT_DEEP(dtype, dt, dd, mm, st) \
     SM80_VARIANT_NAMED(dtype, dd, mm, 1, flashc_sm80_fwd_##dt##_d##dd##_m##mm##_s##st)
 #define SM80_DEEP_PAGE_SUB 2
 #define SM80_VARIANT_DEEP_PG(dtype, dt, dd, mm, st) \
     SM80_VARIANT_NAMED(dtype, dd, mm, SM80_DEEP_PAGE_SUB, flashc_sm80_fwd_##dt##_d##dd##_m##mm##_s##st##_pg)
 /* Per (dtype, head dim): preferred first (larger tile, then deeper ring; a page-sub variant before
-   its twin). */
+   its twin). The 8-warp 128-row tiles (_n<keys>: d128 128 x 128, d256 128 x 64; H200 bf16 prefill
+   +2-7 % and +4-15 % over the 4-warp ones) need 160 / 192 KB of smem: where the opt-in is smaller
+   (sm_86/89: 99 KB; A100: 163 KB, for d256) the 4-warp tile after them is taken. */
 static const sm80_variant k_variants[] = {
     SM80_VARIANT(FLASHC_DTYPE_F16, f16, 64, 128),
     SM80_VARIANT_DEEP_PG(FLASHC_DTYPE_F16, f16, 64, 64, 4),
     SM80_VARIANT_DEEP(FLASHC_DTYPE_F16, f16, 64, 64, 4),
     SM80_VARIANT(FLASHC_DTYPE_F16, f16, 64, 64),
+    SM80_VARIANT_N(FLASHC_DTYPE_F16, f16, 128, 128, 128),
     SM80_VARIANT(FLASHC_DTYPE_F16, f16, 128, 128),
     SM80_VARIANT_DEEP_PG(FLASHC_DTYPE_F16, f16, 128, 64, 3),
     SM80_VARIANT_DEEP(FLASHC_DTYPE_F16, f16, 128, 64, 3),
     SM80_VARIANT(FLASHC_DTYPE_F16, f16, 128, 64),
+    SM80_VARIANT_N(FLASHC_DTYPE_F16, f16, 256, 128, 64),
     SM80_VARIANT(FLASHC_DTYPE_F16, f16, 256, 64),
     SM80_VARIANT(FLASHC_DTYPE_BF16, bf16, 64, 128),
     SM80_VARIANT_DEEP_PG(FLASHC_DTYPE_BF16, bf16, 64, 64, 4),
     SM80_VARIANT_DEEP(FLASHC_DTYPE_BF16, bf16, 64, 64, 4),
     SM80_VARIANT(FLASHC_DTYPE_BF16, bf16, 64, 64),
+    SM80_VARIANT_N(FLASHC_DTYPE_BF16, bf16, 128, 128, 128),
     SM80_VARIANT(FLASHC_DTYPE_BF16, bf16, 128, 128),
     SM80_VARIANT_DEEP_PG(FLASHC_DTYPE_BF16, bf16, 128, 64, 3),
     SM80_VARIANT_DEEP(FLASHC_DTYPE_BF16, bf16, 128, 64, 3),
     SM80_VARIANT(FLASHC_DTYPE_BF16, bf16, 128, 64),
+    SM80_VARIANT_N(FLASHC_DTYPE_BF16, bf16, 256, 128, 64),
     SM80_VARIANT(FLASHC_DTYPE_BF16, bf16, 256, 64),
 #if FLASHC_SM80_ENABLE_8BIT
     SM80_VARIANT_DEEP_PG(FLASHC_DTYPE_FP8_E4M3, e4m3, 64, 64, 8), SM80_VARIANT_DEEP(FLASHC_DTYPE_FP8_E4M3, e4m3, 64, 64, 8),
