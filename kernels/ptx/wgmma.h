@@ -60,6 +60,17 @@ static __device__ __forceinline__ uint64_t wgmma_desc_sw128(uint32_t smem_addr, 
            ((uint64_t)((stride_bytes & 0x3FFFF) >> 4) << 32) | (WGMMA_DESC_SWIZZLE_128B << 62);
 }
 
+/* The descriptor of an operand `bytes` further on (a k-step or panel inside the same tile): adds
+   bytes >> 4 to the start-address field (bits 0-13) of the low word only. No carry can leave the
+   field while the address stays below 256 KB (the shared window of an sm_90 CTA is 228 KB), so
+   the 64-bit descriptor is built once per operand tile and each further k-step costs one 32-bit
+   add instead of a full rebuild (~6 ALU instructions and an R2UR per wgmma operand). */
+static __device__ __forceinline__ uint64_t wgmma_desc_advance(uint64_t desc, uint32_t bytes)
+{
+    const uint32_t lo = (uint32_t)desc + (bytes >> 4), hi = (uint32_t)(desc >> 32);
+    return ((uint64_t)hi << 32) | lo;
+}
+
 /* Accumulator operands d[i .. i+7] as asm in/out operands ("+f"). */
 #define WGMMA_D8(i) \
     "+f"(d[(i) + 0]), "+f"(d[(i) + 1]), "+f"(d[(i) + 2]), "+f"(d[(i) + 3]), \

@@ -311,12 +311,14 @@ static __device__ void fwd_producer(const sm90_fwd_params *p, const fwd_smem *s)
 /* S[64 x N] = Q[64 x D] K[N x D]^T: both K-major; k-step kk is panel kk/4, + 32 B per step. */
 static __device__ __forceinline__ void fwd_issue_qk(float *s, uint32_t q, uint32_t k)
 {
+    const uint64_t da0 = wgmma_desc_sw128(q, 16, FWD_SWIZZLE_GROUP_BYTES);
+    const uint64_t db0 = wgmma_desc_sw128(k, 16, FWD_SWIZZLE_GROUP_BYTES);
 #pragma unroll
     for (int kk = 0; kk < FWD_D / FWD_MMA_K; ++kk) {
         const uint32_t off = (kk % FWD_K_STEPS_PER_PANEL) * FWD_MMA_K_BYTES;
         const uint32_t panel = kk / FWD_K_STEPS_PER_PANEL;
-        const uint64_t da = wgmma_desc_sw128(q + panel * FWD_Q_PANEL_BYTES + off, 16, FWD_SWIZZLE_GROUP_BYTES);
-        const uint64_t db = wgmma_desc_sw128(k + panel * FWD_KV_PANEL_BYTES + off, 16, FWD_SWIZZLE_GROUP_BYTES);
+        const uint64_t da = wgmma_desc_advance(da0, panel * FWD_Q_PANEL_BYTES + off);
+        const uint64_t db = wgmma_desc_advance(db0, panel * FWD_KV_PANEL_BYTES + off);
         FWD_WGMMA_QK(s, da, db, kk > 0);
     }
 }
@@ -327,10 +329,10 @@ static __device__ __forceinline__ void fwd_issue_qk(float *s, uint32_t q, uint32
    (which would serialise the next tile's QK^T that is in flight during the epilogue). */
 static __device__ __forceinline__ void fwd_issue_pv(float *o, const uint32_t *pf, uint32_t v, int accumulate)
 {
+    const uint64_t db0 = wgmma_desc_sw128(v, FWD_KV_PANEL_BYTES, FWD_SWIZZLE_GROUP_BYTES);
 #pragma unroll
     for (int kk = 0; kk < FWD_N / FWD_MMA_K; ++kk) {
-        const uint64_t db = wgmma_desc_sw128(v + kk * 2 * FWD_SWIZZLE_GROUP_BYTES, FWD_KV_PANEL_BYTES,
-                                             FWD_SWIZZLE_GROUP_BYTES);
+        const uint64_t db = wgmma_desc_advance(db0, kk * 2 * FWD_SWIZZLE_GROUP_BYTES);
         FWD_WGMMA_PV(o, pf + 4 * kk, db, kk > 0 || accumulate);
     }
 }
