@@ -60,6 +60,9 @@ INT8_DESCALE = 1.0 / 64.0
 ERR_FLAG = {"float16": 2e-2, "bfloat16": 2e-2, "float8_e4m3fn": 8e-2, "int8": 8e-2}
 
 IMPL_FLASHC = "flashc"
+# The portable mma.sync path forced (backend="sm80"), 16-bit FA3 rows only: issue #5 compares it
+# with FlashAttention-2 (sdpa-flash) in the same run.
+IMPL_FLASHC_SM80 = "flashc-sm80"
 SDPA_IMPLS = ("sdpa-cudnn", "sdpa-flash", "sdpa-efficient")
 IMPL_JAX_FP8 = "jax-cudnn-fp8"
 DTYPE_NAMES = {"f16": "float16", "fp16": "float16", "bf16": "bfloat16", "fp8": "float8_e4m3fn",
@@ -184,12 +187,12 @@ class Impls:
         self._jax_fns = {}
 
     # -- flashc --
-    def flashc_fn(self, q, k, v, causal, dtype):
+    def flashc_fn(self, q, k, v, causal, dtype, backend="auto"):
         """A no-argument callable running flashc on these tensors, or raise with the reason."""
         if self.flashc is None:
             raise RuntimeError(self.flashc_error)
         torch, fc = self.torch, self.flashc
-        kw = {"causal": causal}
+        kw = {"causal": causal, "backend": backend}
         if dtype == "int8":
             ds = torch.full((1,), INT8_DESCALE, dtype=torch.float32, device=q.device)
             kw.update(q_descale=ds, k_descale=ds, v_descale=ds)
@@ -382,6 +385,8 @@ def run_row(torch, impls, timer, args, dtype, b, s_q, s_k, h_q, h_kv, d, causal,
         results.append(r)
 
     names = [IMPL_FLASHC]
+    if dtype in ("float16", "bfloat16") and not decode and IMPL_FLASHC_SM80 in args.impls:
+        names.append(IMPL_FLASHC_SM80)
     if dtype in ("float16", "bfloat16"):
         names += [i for i in SDPA_IMPLS if i in args.impls]
     if dtype == "float8_e4m3fn" and IMPL_JAX_FP8 in args.impls:
@@ -396,6 +401,10 @@ def run_row(torch, impls, timer, args, dtype, b, s_q, s_k, h_q, h_kv, d, causal,
                 fn, note = impls.flashc_fn(q, k, v, causal, dtype)
                 flashc_out = fn()
                 extra = {"backend": impls.flashc_backend(q, k, v, causal)}
+                ms = timer(fn)
+            elif impl == IMPL_FLASHC_SM80:
+                fn, note = impls.flashc_fn(q, k, v, causal, dtype, backend="sm80")
+                extra = {"backend": "sm80"}
                 ms = timer(fn)
             elif impl == IMPL_JAX_FP8:
                 fn, jargs = impls.jax_fp8_fn(q, k, v, causal)
@@ -472,7 +481,7 @@ def fa3_tables(results, ceil):
     for dt, d, causal in keys:
         sel = [r for r in rows if (r["dtype"], r["d"], r["causal"]) == (dt, d, causal)]
         seqs = sorted({r["s_q"] for r in sel})
-        impls = [i for i in [IMPL_FLASHC, *SDPA_IMPLS, IMPL_JAX_FP8] if any(r["impl"] == i for r in sel)]
+        impls = [i for i in [IMPL_FLASHC, IMPL_FLASHC_SM80, *SDPA_IMPLS, IMPL_JAX_FP8] if any(r["impl"] == i for r in sel)]
         full = {"bf16": "bfloat16", "f16": "float16", "fp8": "float8_e4m3fn", "int8": "int8"}[dt]
         unit = "TOPS" if dt == "int8" else "TFLOPS"
         out.append("\n### %s, d=%d, %s (%s; %% of the %s GEMM ceiling %.0f)" % (
@@ -491,6 +500,13 @@ def fa3_tables(results, ceil):
                 ok = a and b and a["status"] == "ok" and b["status"] == "ok"
                 ratios.append("%.2f" % (b["ms"] / a["ms"]) if ok else "n/a")
             out.append("| flashc / cuDNN | " + " | ".join(ratios) + " |")
+        if IMPL_FLASHC_SM80 in impls and "sdpa-flash" in impls:
+            ratios = []
+            for s in seqs:
+                a, b = by.get((IMPL_FLASHC_SM80, s)), by.get(("sdpa-flash", s))
+                ok = a and b and a["status"] == "ok" and b["status"] == "ok"
+                ratios.append("%.2f" % (b["ms"] / a["ms"]) if ok else "n/a")
+            out.append("| flashc-sm80 / FA2 | " + " | ".join(ratios) + " |")
     return out
 
 
@@ -499,7 +515,7 @@ def decode_tables(results, ceil):
     rows = [r for r in results if r["set"] == "decode"]
     for dt in [x for x in ["bf16", "f16", "fp8", "int8"] if any(r["dtype"] == x for r in rows)]:
         sel = [r for r in rows if r["dtype"] == dt]
-        impls = [i for i in [IMPL_FLASHC, *SDPA_IMPLS, IMPL_JAX_FP8] if any(r["impl"] == i for r in sel)]
+        impls = [i for i in [IMPL_FLASHC, IMPL_FLASHC_SM80, *SDPA_IMPLS, IMPL_JAX_FP8] if any(r["impl"] == i for r in sel)]
         out.append("\n### decode, %s (GB/s of K+V read; %% of the device copy rate %.0f GB/s)"
                    % (dt, ceil.get("copy_gbs") or float("nan")))
         ref = cudnn_name(dt)
@@ -567,7 +583,7 @@ def parse_args(argv=None):
     p.add_argument("--dtypes", default="bf16,fp8,int8", help="bf16, f16, fp8, int8 (comma-separated)")
     p.add_argument("--hdims", default="", help="only these head dims (fa3), e.g. 128")
     p.add_argument("--seqlens", default="", help="only these seqlens (fa3 s; decode s_k)")
-    p.add_argument("--impls", default=",".join([IMPL_FLASHC, *SDPA_IMPLS, IMPL_JAX_FP8]),
+    p.add_argument("--impls", default=",".join([IMPL_FLASHC, IMPL_FLASHC_SM80, *SDPA_IMPLS, IMPL_JAX_FP8]),
                    help="which implementations to run")
     p.add_argument("--decode-dtypes", default="bf16",
                    help="dtypes of the decode set (default bf16, as the anchors)")

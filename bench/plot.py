@@ -8,12 +8,12 @@ import argparse
 import json
 import os
 
-IMPL_ORDER = ("flashc", "sdpa-cudnn", "sdpa-flash", "sdpa-efficient", "jax-cudnn-fp8")
+IMPL_ORDER = ("flashc", "flashc-sm80", "sdpa-cudnn", "sdpa-flash", "sdpa-efficient", "jax-cudnn-fp8")
 DTYPE_ORDER = ("bf16", "f16", "fp8", "int8")
 PANEL_INCHES = 4.0
 
 
-COLORS = {"flashc": "tab:blue", "sdpa-cudnn": "tab:orange", "sdpa-flash": "tab:green",
+COLORS = {"flashc": "tab:blue", "flashc-sm80": "tab:cyan", "sdpa-cudnn": "tab:orange", "sdpa-flash": "tab:green",
           "sdpa-efficient": "tab:red", "jax-cudnn-fp8": "tab:purple"}
 MIN_FIG_INCHES = 8.0
 

@@ -14,7 +14,8 @@ import re
 
 SEQLENS_BF16 = [512, 1024, 2048, 4096, 8192, 16384]
 SEQLENS_FP8 = [2048, 8192, 16384]
-BF16_IMPLS = [("flashc", "flashc"), ("sdpa-cudnn", "cuDNN"), ("sdpa-flash", "FA2")]
+BF16_IMPLS = [("flashc", "flashc"), ("flashc-sm80", "flashc portable (sm80)"), ("sdpa-cudnn", "cuDNN"),
+              ("sdpa-flash", "FA2")]
 # 8-bit table: (dtype, impl, label)
 EIGHT_BIT_IMPLS = [("fp8", "flashc", "flashc fp8"), ("int8", "flashc", "flashc int8"),
                    ("fp8", "jax-cudnn-fp8", "cuDNN fp8")]
