@@ -10,8 +10,10 @@
    the small-batch rows (b 8, h 64/8, s_k 4k/32k, s_q 1/4), b 64 h 32/8 4k and b 128 h 32/32
    4k/32k, each small one next to a device-to-device copy of half its K+V bytes (same DRAM
    traffic: what a plain stream of those bytes achieves, launch included). Decode rows (s_q < 16)
-   print GB/s of K+V read. AB_ONLY_D=64|128|256 narrows the prefill grid. AB_GRAPH=1 times each
-   library's call replayed from a CUDA graph (kernel time without the host's per-call work). */
+   print GB/s of K+V read. AB_ONLY_D=64|128|256 narrows the prefill grid, AB_SEQS=2048,16384 picks
+   its sequence lengths (default 2k, 8k), AB_BACKEND=sm90|auto times that path instead of sm80.
+   AB_GRAPH=1 times each library's call replayed from a CUDA graph (kernel time without the host's
+   per-call work). */
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -89,7 +91,10 @@ static void shape_ex(lib *L, int nl, void *flush, int d, int s, int causal, int 
             p[i].page_table = table; p[i].page_table_stride = pages_per_seq; p[i].max_pages_per_seq = pages_per_seq;
             p[i].seqused_k = used; p[i].max_seqlen_k = sk;
         }
-        p[i].causal = causal; p[i].backend = FLASHC_BACKEND_SM80;
+        p[i].causal = causal;
+        const char *be = getenv("AB_BACKEND");
+        p[i].backend = be && !strcmp(be, "sm90") ? FLASHC_BACKEND_SM90 : be && !strcmp(be, "auto") ? FLASHC_BACKEND_AUTO
+                                                                                                   : FLASHC_BACKEND_SM80;
         size_t w = 0;
         setenv_for(&L[i]);
         if (L[i].ws(&p[i], &w)) { printf("ws: %s\n", L[i].err()); exit(1); }
@@ -221,9 +226,16 @@ int main(int argc, char **argv)
     for (int dd = 0; dd < 3; ++dd) {
         int d = 64 << dd;
         if (only && atoi(only) != d) continue;
-        for (int si = 0; si < 2; ++si)
+        int seqs[8] = {2048, 8192}, ns = 2;
+        if (getenv("AB_SEQS")) { /* e.g. AB_SEQS=2048,4096,8192,16384 */
+            char *list = strdup(getenv("AB_SEQS"));
+            ns = 0;
+            for (char *t = strtok(list, ","); t && ns < 8; t = strtok(NULL, ",")) seqs[ns++] = atoi(t);
+            free(list);
+        }
+        for (int si = 0; si < ns; ++si)
             for (int c = 0; c < 2; ++c) {
-                int s = si ? 8192 : 2048;
+                int s = seqs[si];
                 shape(L, nl, flush, d, s, c, 16384 / s, 2048 / d, 2048 / d, s);
             }
     }
