@@ -13,7 +13,9 @@
    print GB/s of K+V read. AB_ONLY_D=64|128|256 narrows the prefill grid, AB_SEQS=2048,16384 picks
    its sequence lengths (default 2k, 8k), AB_BACKEND=sm90|auto times that path instead of sm80.
    AB_GRAPH=1 times each library's call replayed from a CUDA graph (kernel time without the host's
-   per-call work). */
+   per-call work). AB_SKX=x adds, after each non-causal prefill row, the same tiles with x times
+   the keys (s_k = x s). AB_CHECK=1 compares each library's output bit for bit with library 0's
+   (prints the count of differing elements). */
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,9 +44,8 @@ static void setenv_for(const lib *L) { if (L->env_var) setenv(L->env_var, L->env
 static void unsetenv_for(const lib *L) { if (L->env_var) unsetenv(L->env_var); }
 
 static void shape_ex(lib *L, int nl, void *flush, int d, int s, int causal, int b, int hq, int hkv, int sq,
-                     flashc_dtype dt, int page)
+                     flashc_dtype dt, int page, int sk)
 {
-    int sk = s;
     const int eb = dt == FLASHC_DTYPE_BF16 || dt == FLASHC_DTYPE_F16 ? 2 : 1; /* input bytes */
     const int vt = eb == 1; /* 8-bit: V^T */
     const int pages_per_seq = page ? (sk + page - 1) / page : 0;
@@ -134,12 +135,26 @@ static void shape_ex(lib *L, int nl, void *flush, int d, int s, int causal, int 
             if (r >= 0) t[i][r] = ms;
         }
     for (int i = 0; graph && i < nl; ++i) cudaGraphExecDestroy(ge[i]);
+    /* AB_CHECK=1: one more call per library, output compared bit for bit with library 0's */
+    const int check = getenv("AB_CHECK") && atoi(getenv("AB_CHECK"));
+    unsigned short *ref = check ? malloc(nq * 2) : NULL, *out = check ? malloc(nq * 2) : NULL;
+    size_t diff[MAX_LIBS] = {0};
+    for (int i = 0; check && i < nl; ++i) {
+        setenv_for(&L[i]);
+        flashc_status st = L[i].fwd(&p[i], ws, wsb, sm);
+        unsetenv_for(&L[i]);
+        if (st) { printf("fwd %s: %s\n", L[i].name, L[i].err()); exit(1); }
+        cudaStreamSynchronize(sm); /* sm is non-blocking: cudaMemcpy alone would not wait for it */
+        cudaMemcpy(i ? out : ref, o, nq * 2, cudaMemcpyDeviceToHost);
+        for (size_t x = 0; i && x < nq; ++x) diff[i] += out[x] != ref[x];
+    }
     cudaStreamDestroy(sm);
     cudaError_t e = cudaGetLastError(); if (e) { printf("cuda: %s\n", cudaGetErrorString(e)); exit(1); }
     double flops = 4.0 * b * hq * (double)sq * sk * d * (causal ? 0.5 : 1.0);
     double bytes = 2.0 * (double)b * sk * hkv * d * eb;
     static const char *const dn[] = {"f32", "f16", "bf16", "fp8", "int8"};
     printf("%-4s d%-3d s%-6d c%d b%-3d h%d/%d sq%-3d pg%-4d", dn[dt >= 0 && dt <= 4 ? dt : 0], d, s, causal, b, hq, hkv, sq, page);
+    if (sk != s) printf(" sk%d", sk);
     float base = 0;
     for (int i = 0; i < nl; ++i) {
         qsort(t[i], REPS, sizeof(float), cmpf);
@@ -148,7 +163,9 @@ static void shape_ex(lib *L, int nl, void *flush, int d, int s, int causal, int 
         if (sq < 16) printf(" | %7.1f GB/s", bytes / (med * 1e-3) / 1e9);
         else printf(" | %6.1f TF", flops / (med * 1e-3) / 1e12);
         if (i) printf(" %+5.1f%%", (base / med - 1) * 100);
+        if (i && check) printf(" [%zu diff]", diff[i]);
     }
+    free(ref); free(out);
     printf("\n");
     cudaFree(q); cudaFree(k); cudaFree(v); cudaFree(o); if (ws) cudaFree(ws);
     if (table) { cudaFree(table); cudaFree(used); }
@@ -181,7 +198,7 @@ static void copy_ref(void *flush, double bytes)
 
 static void shape(lib *L, int nl, void *flush, int d, int s, int causal, int b, int hq, int hkv, int sq)
 {
-    shape_ex(L, nl, flush, d, s, causal, b, hq, hkv, sq, FLASHC_DTYPE_BF16, 0);
+    shape_ex(L, nl, flush, d, s, causal, b, hq, hkv, sq, FLASHC_DTYPE_BF16, 0, s);
 }
 
 int main(int argc, char **argv)
@@ -190,6 +207,7 @@ int main(int argc, char **argv)
     lib L[MAX_LIBS];
     int nl = 0;
     const char *only = getenv("AB_ONLY_D");
+    const int skx = getenv("AB_SKX") ? atoi(getenv("AB_SKX")) : 1;
     for (int a = 1; a < argc && nl < MAX_LIBS; ++a) {
         char *spec = strdup(argv[a]);
         lib *x = &L[nl++];
@@ -210,14 +228,14 @@ int main(int argc, char **argv)
         static const flashc_dtype dts[3] = {FLASHC_DTYPE_BF16, FLASHC_DTYPE_FP8_E4M3, FLASHC_DTYPE_INT8};
         static const int pages[3] = {0, 16, 64};
         for (int t = 0; t < 3; ++t)
-            for (int pi = 0; pi < 3; ++pi) shape_ex(L, nl, flush, 128, 8192, 0, 64, 32, 8, 1, dts[t], pages[pi]);
-        for (int pg = 8; pg <= 32; pg *= 4) shape_ex(L, nl, flush, 128, 8192, 0, 64, 32, 8, 1, dts[0], pg);
+            for (int pi = 0; pi < 3; ++pi) shape_ex(L, nl, flush, 128, 8192, 0, 64, 32, 8, 1, dts[t], pages[pi], 8192);
+        for (int pg = 8; pg <= 32; pg *= 4) shape_ex(L, nl, flush, 128, 8192, 0, 64, 32, 8, 1, dts[0], pg, 8192);
         /* b, h_q, h_kv, s_k, s_q (bf16, contiguous) */
         static const int rows[][5] = {{8, 64, 8, 4096, 1},  {8, 64, 8, 4096, 4},   {8, 64, 8, 32768, 1},
                                       {8, 64, 8, 32768, 4}, {64, 32, 8, 4096, 1},  {128, 32, 32, 4096, 1},
                                       {128, 32, 32, 32768, 1}};
         for (size_t r = 0; r < sizeof rows / sizeof rows[0]; ++r) {
-            shape_ex(L, nl, flush, 128, rows[r][3], 0, rows[r][0], rows[r][1], rows[r][2], rows[r][4], dts[0], 0);
+            shape_ex(L, nl, flush, 128, rows[r][3], 0, rows[r][0], rows[r][1], rows[r][2], rows[r][4], dts[0], 0, rows[r][3]);
             const double kv = 2.0 * rows[r][0] * rows[r][3] * rows[r][2] * 128 * 2;
             if (kv < 2e9 && (r == 0 || rows[r][3] != rows[r - 1][3])) copy_ref(flush, kv);
         }
@@ -237,6 +255,10 @@ int main(int argc, char **argv)
             for (int c = 0; c < 2; ++c) {
                 int s = seqs[si];
                 shape(L, nl, flush, d, s, c, 16384 / s, 2048 / d, 2048 / d, s);
+                /* AB_SKX=x: after the non-causal row, the same tiles with x times the keys
+                   (per-tile fixed cost vs per-key-block cost) */
+                if (c == 0 && skx > 1)
+                    shape_ex(L, nl, flush, d, s, 0, 16384 / s, 2048 / d, 2048 / d, s, FLASHC_DTYPE_BF16, 0, s * skx);
             }
     }
     if (!only) shape(L, nl, flush, 128, 8192, 0, 64, 32, 8, 1); /* decode guard */
