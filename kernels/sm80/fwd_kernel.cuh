@@ -25,6 +25,12 @@
  *                 variants use 8 warps of one slab (128 rows, one CTA per SM at ~255 registers):
  *                 d128 128 x 128 keys, d256 128 x 64 (FA2's d256 tile)
  *   FWD_BLOCK_N   optional: keys per tile (default: the rule under "tiles" below)
+ *   FWD_LEAN_MASK optional (default 0): masked key blocks without a score transform use
+ *                 mask_scores (a per-row key range) instead of score_transform. Set by the 16-bit
+ *                 prefill tiles the sm_90 host picks (d64 m128, d128 m128_n128, d256 m128_n64):
+ *                 H200 short causal prefill up to 2x faster; the 4-warp d128 x 2-slab tile spilled
+ *                 8 bytes with it and the decode variants were not measured with it, so they keep
+ *                 the general path (their code is unchanged)
  * Every runtime feature (causal/window, softcap, bias, ALiBi, GQA packing, varlen, paged KV,
  * seqused_k, LSE, split-KV) is a CTA-uniform branch, so one variant serves all of them.
  *
@@ -127,6 +133,9 @@ typedef uint16_t elem_t;
 #endif
 #ifndef FWD_SKIP_IDLE_WARPS
 #define FWD_SKIP_IDLE_WARPS 0
+#endif
+#ifndef FWD_LEAN_MASK
+#define FWD_LEAN_MASK 0                           /* see the variant list at the top */
 #endif
 #if defined(FWD_MIN_ARCH) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ < FWD_MIN_ARCH
 #define FWD_ARCH_SKIPPED 1                        /* empty body: the host never picks it here */
@@ -855,6 +864,38 @@ static __device__ __forceinline__ void score_transform(const sm80_fwd_params *pr
     }
 }
 
+#if FWD_LEAN_MASK
+/* The mask alone (a block that needs one, no score transform): per row the visible keys are a
+   range [lo, hi) relative to the thread's first key of the block, computed once; per element two
+   compares and a select. Through score_transform (per-element key_visible with a branch, per-row
+   bias/ALiBi offsets) a masked block cost 3-5 unmasked ones at d64 (H200: 55 % of causal time at
+   s = 512, docs/sm80.md). Same visibility rule as key_visible. */
+#define MASK_FAR (INT32_MIN / 2) /* "no lower bound", far enough from overflow after - j0 */
+static __device__ __forceinline__ void mask_scores(const sm80_fwd_params *prm, const fwd_ctx *c,
+                                                   float S[M_SLABS][S_FRAGS][4], int n, int warp, int lane)
+{
+    const flashc_problem *p = &prm->p;
+    const int j0 = n * BLOCK_N + 2 * (lane & 3);
+#pragma unroll
+    for (int rr = 0; rr < ROWS_PER_THREAD; ++rr) {
+        const int sl = rr >> 1, k = rr & 1;
+        const int r = c->m0 + acc_row(warp, lane, rr);
+        const int i = c->group == 1 ? r : r / c->group;
+        int hi = c->seqlen_k;
+        if (p->window_right >= 0) hi = min(hi, i + c->diag + p->window_right + 1);
+        const int lo = p->window_left >= 0 ? max(i + c->diag - p->window_left - j0, MASK_FAR) : MASK_FAR;
+        hi -= j0;
+#pragma unroll
+        for (int f = 0; f < S_FRAGS; ++f)
+#pragma unroll
+            for (int e2 = 0; e2 < 2; ++e2) {
+                const int jr = f * MMA_N + e2; /* key j0 + jr */
+                if (jr >= hi || jr < lo) S[sl][f][2 * k + e2] = -INFINITY;
+            }
+    }
+}
+#endif
+
 /* Online softmax over one key block: running max m, running (thread-partial) sum l, O rescale.
    `mult` turns S into log2 units (scale * log2 e, or 1 when score_transform already did). */
 static __device__ __forceinline__ void online_softmax(float S[M_SLABS][S_FRAGS][4], float O[M_SLABS][O_FRAGS][4],
@@ -1181,7 +1222,12 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_CTAS_PER_SM) FWD_KERNEL(const
 #endif
                        sQ_addr, cvta_to_shared_u32(sK + stage * TILE_KV_ELEMS), warp, lane);
             int need_mask = block_needs_mask(&prm, &c, n);
+#if FWD_LEAN_MASK
+            if (prm.transform) score_transform(&prm, &c, S, n, warp, lane, need_mask);
+            else if (need_mask) mask_scores(&prm, &c, S, n, warp, lane);
+#else
             if (prm.transform || need_mask) score_transform(&prm, &c, S, n, warp, lane, need_mask);
+#endif
             online_softmax(S, O, m, l, mult);
             compute_pv(S, O, cvta_to_shared_u32(sV + stage * TILE_KV_ELEMS), lane);
         }
