@@ -6,5 +6,4 @@
 #define FWD_NUM_WARPS 8
 #define FWD_BLOCK_N 128
 #define FWD_NAME flashc_sm80_fwd_bf16_d128_m128_n128
-#define FWD_LEAN_MASK 1
 #include "sm80/fwd_kernel.cuh"

@@ -26,11 +26,13 @@
  *                 d128 128 x 128 keys, d256 128 x 64 (FA2's d256 tile)
  *   FWD_BLOCK_N   optional: keys per tile (default: the rule under "tiles" below)
  *   FWD_LEAN_MASK optional (default 0): masked key blocks without a score transform use
- *                 mask_scores (a per-row key range) instead of score_transform. Set by the 16-bit
- *                 prefill tiles the sm_90 host picks (d64 m128, d128 m128_n128, d256 m128_n64):
- *                 H200 short causal prefill up to 2x faster; the 4-warp d128 x 2-slab tile spilled
- *                 8 bytes with it and the decode variants were not measured with it, so they keep
- *                 the general path (their code is unchanged)
+ *                 mask_scores (a per-row key range, 2 compares per element) instead of
+ *                 score_transform. Set by d64 m128 and by the _lm twins of the 8-warp tiles, which the
+ *                 host takes for causal / windowed problems only (in the non-causal kernel the same
+ *                 code cost d128 3 %, d256 1.4 % through register allocation). H200 bf16 causal:
+ *                 d64 +106 / +24 / +4 % at 512 / 2k / 8k, d128 +21 / +7 %, d256 +7 / +3 %. The 4-warp
+ *                 d128 x 2-slab tile spilled 8 bytes with it and the decode variants were not
+ *                 measured with it, so they keep the general path
  * Every runtime feature (causal/window, softcap, bias, ALiBi, GQA packing, varlen, paged KV,
  * seqused_k, LSE, split-KV) is a CTA-uniform branch, so one variant serves all of them.
  *

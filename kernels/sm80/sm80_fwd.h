@@ -60,6 +60,11 @@ SM80_DECLARE_FWD(flashc_sm80_fwd_bf16_d256_m64)
 /* 8 warps of 16 rows (fwd_kernel.cuh FWD_NUM_WARPS): 128 x 128 (d128), 128 x 64 (d256) */
 SM80_DECLARE_FWD(flashc_sm80_fwd_bf16_d128_m128_n128)
 SM80_DECLARE_FWD(flashc_sm80_fwd_bf16_d256_m128_n64)
+/* their lean-mask twins (FWD_LEAN_MASK), for causal / windowed problems */
+SM80_DECLARE_FWD(flashc_sm80_fwd_f16_d128_m128_n128_lm)
+SM80_DECLARE_FWD(flashc_sm80_fwd_f16_d256_m128_n64_lm)
+SM80_DECLARE_FWD(flashc_sm80_fwd_bf16_d128_m128_n128_lm)
+SM80_DECLARE_FWD(flashc_sm80_fwd_bf16_d256_m128_n64_lm)
 /* deep K/V rings for decode (sm_90 only, see fwd_kernel.cuh FWD_STAGES) */
 SM80_DECLARE_FWD(flashc_sm80_fwd_f16_d64_m64_s4)
 SM80_DECLARE_FWD(flashc_sm80_fwd_f16_d128_m64_s3)

@@ -47,21 +47,31 @@ typedef struct sm80_plan {
 typedef struct sm80_variant {
     flashc_dtype dt;
     int d, block_m;
-    int deep;       /* 1: deep ring; 2: deep ring, page-sub (FWD_PAGE_SUB) */
+    int kind;       /* SM80_KIND_*: plain, deep ring, deep ring page-sub (FWD_PAGE_SUB), lean-mask twin */
     sm80_fwd_fn fn;
     int (*smem)(void);
     int (*block_n)(void);
 } sm80_variant;
 
-#define SM80_VARIANT_NAMED(dtype, dd, mm, deep, name) {dtype, dd, mm, deep, name, name##_smem_bytes, name##_block_n}
-#define SM80_VARIANT(dtype, dt, dd, mm) SM80_VARIANT_NAMED(dtype, dd, mm, 0, flashc_sm80_fwd_##dt##_d##dd##_m##mm)
+#define SM80_KIND_PLAIN 0
+#define SM80_KIND_DEEP 1
+#define SM80_KIND_DEEP_PAGE_SUB 2
+#define SM80_KIND_LEAN_MASK 3
+#define SM80_VARIANT_NAMED(dtype, dd, mm, kind, name) {dtype, dd, mm, kind, name, name##_smem_bytes, name##_block_n}
+#define SM80_VARIANT(dtype, dt, dd, mm) SM80_VARIANT_NAMED(dtype, dd, mm, SM80_KIND_PLAIN, flashc_sm80_fwd_##dt##_d##dd##_m##mm)
 #define SM80_VARIANT_N(dtype, dt, dd, mm, nn) \
-    SM80_VARIANT_NAMED(dtype, dd, mm, 0, flashc_sm80_fwd_##dt##_d##dd##_m##mm##_n##nn)
+    SM80_VARIANT_NAMED(dtype, dd, mm, SM80_KIND_PLAIN, flashc_sm80_fwd_##dt##_d##dd##_m##mm##_n##nn)
 #define SM80_VARIANT_DEEP(dtype, dt, dd, mm, st) \
-    SM80_VARIANT_NAMED(dtype, dd, mm, 1, flashc_sm80_fwd_##dt##_d##dd##_m##mm##_s##st)
-#define SM80_DEEP_PAGE_SUB 2
+    SM80_VARIANT_NAMED(dtype, dd, mm, SM80_KIND_DEEP, flashc_sm80_fwd_##dt##_d##dd##_m##mm##_s##st)
 #define SM80_VARIANT_DEEP_PG(dtype, dt, dd, mm, st) \
-    SM80_VARIANT_NAMED(dtype, dd, mm, SM80_DEEP_PAGE_SUB, flashc_sm80_fwd_##dt##_d##dd##_m##mm##_s##st##_pg)
+    SM80_VARIANT_NAMED(dtype, dd, mm, SM80_KIND_DEEP_PAGE_SUB, flashc_sm80_fwd_##dt##_d##dd##_m##mm##_s##st##_pg)
+/* Lean-mask twins (FWD_LEAN_MASK) of the 8-warp tiles, taken only for causal / windowed problems:
+   H200 bf16 causal +21 / +7 % (d128, 512 / 2k) and +7 / +3 % (d256), but the same code in the
+   non-causal kernel moved ptxas' allocation of the unmasked loop and cost 2.6-3 % (d128) and
+   1.4 % (d256) there, so non-causal problems keep the plain kernel. d64's single tile carries
+   the lean mask for both (no measurable non-causal cost). */
+#define SM80_VARIANT_N_LM(dtype, dt, dd, mm, nn) \
+    SM80_VARIANT_NAMED(dtype, dd, mm, SM80_KIND_LEAN_MASK, flashc_sm80_fwd_##dt##_d##dd##_m##mm##_n##nn##_lm)
 /* Per (dtype, head dim): preferred first (larger tile, then deeper ring; a page-sub variant before
    its twin). The 8-warp 128-row tiles (_n<keys>: d128 128 x 128, d256 128 x 64; H200 bf16 prefill
    +2-7 % and +4-15 % over the 4-warp ones) need 160 / 192 KB of smem: where the opt-in is smaller
@@ -71,22 +81,26 @@ static const sm80_variant k_variants[] = {
     SM80_VARIANT_DEEP_PG(FLASHC_DTYPE_F16, f16, 64, 64, 4),
     SM80_VARIANT_DEEP(FLASHC_DTYPE_F16, f16, 64, 64, 4),
     SM80_VARIANT(FLASHC_DTYPE_F16, f16, 64, 64),
+    SM80_VARIANT_N_LM(FLASHC_DTYPE_F16, f16, 128, 128, 128),
     SM80_VARIANT_N(FLASHC_DTYPE_F16, f16, 128, 128, 128),
     SM80_VARIANT(FLASHC_DTYPE_F16, f16, 128, 128),
     SM80_VARIANT_DEEP_PG(FLASHC_DTYPE_F16, f16, 128, 64, 3),
     SM80_VARIANT_DEEP(FLASHC_DTYPE_F16, f16, 128, 64, 3),
     SM80_VARIANT(FLASHC_DTYPE_F16, f16, 128, 64),
+    SM80_VARIANT_N_LM(FLASHC_DTYPE_F16, f16, 256, 128, 64),
     SM80_VARIANT_N(FLASHC_DTYPE_F16, f16, 256, 128, 64),
     SM80_VARIANT(FLASHC_DTYPE_F16, f16, 256, 64),
     SM80_VARIANT(FLASHC_DTYPE_BF16, bf16, 64, 128),
     SM80_VARIANT_DEEP_PG(FLASHC_DTYPE_BF16, bf16, 64, 64, 4),
     SM80_VARIANT_DEEP(FLASHC_DTYPE_BF16, bf16, 64, 64, 4),
     SM80_VARIANT(FLASHC_DTYPE_BF16, bf16, 64, 64),
+    SM80_VARIANT_N_LM(FLASHC_DTYPE_BF16, bf16, 128, 128, 128),
     SM80_VARIANT_N(FLASHC_DTYPE_BF16, bf16, 128, 128, 128),
     SM80_VARIANT(FLASHC_DTYPE_BF16, bf16, 128, 128),
     SM80_VARIANT_DEEP_PG(FLASHC_DTYPE_BF16, bf16, 128, 64, 3),
     SM80_VARIANT_DEEP(FLASHC_DTYPE_BF16, bf16, 128, 64, 3),
     SM80_VARIANT(FLASHC_DTYPE_BF16, bf16, 128, 64),
+    SM80_VARIANT_N_LM(FLASHC_DTYPE_BF16, bf16, 256, 128, 64),
     SM80_VARIANT_N(FLASHC_DTYPE_BF16, bf16, 256, 128, 64),
     SM80_VARIANT(FLASHC_DTYPE_BF16, bf16, 256, 64),
 #if FLASHC_SM80_ENABLE_8BIT
@@ -126,17 +140,19 @@ static int pick_variant(const flashc_problem *p, const flashc_device_info *dev, 
     for (int i = 0; i < SM80_NUM_VARIANTS; ++i) {
         const sm80_variant *v = &k_variants[i];
         if (v->dt != p->in_dtype || v->d != p->d) continue;
+        if (v->kind == SM80_KIND_LEAN_MASK && !p->causal && p->window_left < 0 && p->window_right < 0) continue;
         /* deep rings: the page-sub variant exactly when pages split its key blocks */
-        const int sub = v->deep ? page_sub_shift(p, v->block_n()) : 0;
-        if (v->deep && (v->deep == SM80_DEEP_PAGE_SUB) != (sub > 0)) continue;
+        const int deep = v->kind == SM80_KIND_DEEP || v->kind == SM80_KIND_DEEP_PAGE_SUB;
+        const int sub = deep ? page_sub_shift(p, v->block_n()) : 0;
+        if (deep && (v->kind == SM80_KIND_DEEP_PAGE_SUB) != (sub > 0)) continue;
         if (v->block_m > SM80_SMALL_TILE_M && rows < SM80_BIG_TILE_MIN_ROWS) continue;
         if (v->smem() > dev->max_smem_optin) continue;
         /* deep rings are for decode-shaped tiles (8-bit has only 64-row tiles, so say it) */
-        if (v->deep && (rows >= SM80_BIG_TILE_MIN_ROWS || dev->cc_major * 10 + dev->cc_minor < SM80_DEEP_MIN_CC ||
+        if (deep && (rows >= SM80_BIG_TILE_MIN_ROWS || dev->cc_major * 10 + dev->cc_minor < SM80_DEEP_MIN_CC ||
                         SM80_DEEP_CTAS_PER_SM * v->smem() > dev->max_smem_optin))
             continue;
         pl->fn = v->fn;
-        pl->page_sub_shift = v->deep == SM80_DEEP_PAGE_SUB ? sub : 0;
+        pl->page_sub_shift = v->kind == SM80_KIND_DEEP_PAGE_SUB ? sub : 0;
         pl->block_m = v->block_m;
         pl->block_n = v->block_n();
         pl->smem = v->smem();
