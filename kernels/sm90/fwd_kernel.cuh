@@ -13,6 +13,9 @@
  *   FWD_Q_SLOTS      1 | 2      (Q buffers: 2 lets the next tile's Q land during this tile)
  *   FWD_O_STAGE      0 | 1      (1: epilogue through a shared-memory O stage and TMA stores)
  *   FWD_LAZY_RESCALE 0 | 1      (1: rescale O only when a row max grows by more than a slack)
+ *   FWD_TAIL_SPLIT   0 | 1      (1: the tail split of sm90_fwd_params.tail_*; 0: compiled out,
+ *                                so the kernel is the plain one: the split's per-tile bookkeeping
+ *                                and code cost 0.5-4 % at 2k when compiled in, see docs/sm90.md v12)
  *
  * Budget (per block; one block per SM, 128 x (1 + WGS) threads):
  *   warpgroup 0   producer: one thread issues every TMA load; 24 registers (setmaxnreg.dec)
@@ -25,6 +28,8 @@
  *
  * Grid: one block per SM, static round-robin over tiles (BLOCK_M query rows of one (batch,
  * head)); causal tiles go longest first with the block order reversed on odd rounds (snake).
+ * FWD_TAIL_SPLIT: the last round's tiles are cut into pieces of consecutive key blocks spread
+ * over all blocks (sm90_fwd_params.tail_*); pieces go through the workspace to sm90_combine.cu.
  *
  * Schedule per tile; key blocks run high -> low so the masked ones (causal diagonal, s_k tail)
  * come first:
@@ -100,6 +105,9 @@
 #define FWD_LN2 0.69314718055994530942f
 #ifndef FWD_LAZY_RESCALE
 #define FWD_LAZY_RESCALE 0                  /* 1: rescale O only when a row max grows by > slack */
+#endif
+#ifndef FWD_TAIL_SPLIT
+#define FWD_TAIL_SPLIT 0
 #endif
 #define FWD_RESCALE_SLACK_LOG2 8.0f         /* stale-max slack (log2 units) of the lazy rescale */
 
@@ -267,7 +275,7 @@ static __device__ __forceinline__ int fwd_tail_piece(const sm90_fwd_params *p, i
                                                      int32_t *lo, int32_t *hi)
 {
     const int32_t i = blockIdx.x, nb = p->tail_nb;
-    const int32_t j = round - p->tail_round; /* tail_round = INT32_MAX when off: j < 0 */
+    const int32_t j = FWD_TAIL_SPLIT ? round - p->tail_round : -1; /* tail_round = INT32_MAX: off */
     const int32_t start = i * p->tail_len + min(i, p->tail_rem);
     const int32_t end = start + p->tail_len + (i < p->tail_rem ? 1 : 0);
     *tl = fwd_div_nb(p, start) + j;
@@ -791,7 +799,7 @@ static __device__ void fwd_consumer(const sm90_fwd_params *p, const fwd_smem *sm
         ++round;
         const int32_t t_next = fwd_next_work(p, &round, row_in_tile, quad_col, o);
         /* Each branch waits for the next first QK^T before it rejoins (see above). */
-        if (ws_slot >= 0) {
+        if (FWD_TAIL_SPLIT && ws_slot >= 0) {
             if (t_next >= 0) {
                 fwd_issue_first_qk(sm, cwg, tile_iter, kv, s);
                 fwd_epilogue_ws(p, ws_slot, row_in_tile, row0, quad_col, o, row_max, row_sum);

@@ -32,9 +32,11 @@ typedef struct sm90_variant {
     int block_m, block_n, stages, q_slots;
     int o_stage; /* 1: the epilogue stores O with TMA (tmap_o) from a shared-memory stage */
     sm90_launcher launch;
+    sm90_launcher launch_tail; /* the same kernel with the tail split compiled in */
 } sm90_variant;
 
-static sm90_variant sm90_variant_of(int wgs, int block_n, int stages, int q_slots, int o_stage, sm90_launcher launch)
+static sm90_variant sm90_variant_of(int wgs, int block_n, int stages, int q_slots, int o_stage, sm90_launcher launch,
+                                    sm90_launcher launch_tail)
 {
     sm90_variant v;
     v.block_m = wgs * SM90_WG_ROWS;
@@ -43,6 +45,7 @@ static sm90_variant sm90_variant_of(int wgs, int block_n, int stages, int q_slot
     v.q_slots = q_slots;
     v.o_stage = o_stage;
     v.launch = launch;
+    v.launch_tail = launch_tail;
     return v;
 }
 
@@ -55,16 +58,20 @@ static sm90_variant sm90_pick(const flashc_problem *p)
         if (p->s_k >= SM90_D64_LONG_MIN_SK)
             return sm90_variant_of(SM90_D64_LONG_WGS, SM90_D64_LONG_BLOCK_N, SM90_D64_LONG_STAGES,
                                    SM90_D64_LONG_Q_SLOTS, SM90_D64_LONG_O_STAGE,
-                                   bf16 ? flashc_sm90_fwd_bf16_d64_long : flashc_sm90_fwd_f16_d64_long);
+                                   bf16 ? flashc_sm90_fwd_bf16_d64_long : flashc_sm90_fwd_f16_d64_long,
+                                   bf16 ? flashc_sm90_fwd_bf16_d64_long_tail : flashc_sm90_fwd_f16_d64_long_tail);
         return sm90_variant_of(SM90_D64_SHORT_WGS, SM90_D64_SHORT_BLOCK_N, SM90_D64_SHORT_STAGES,
                                SM90_D64_SHORT_Q_SLOTS, SM90_D64_SHORT_O_STAGE,
-                               bf16 ? flashc_sm90_fwd_bf16_d64 : flashc_sm90_fwd_f16_d64);
+                               bf16 ? flashc_sm90_fwd_bf16_d64 : flashc_sm90_fwd_f16_d64,
+                               bf16 ? flashc_sm90_fwd_bf16_d64_tail : flashc_sm90_fwd_f16_d64_tail);
     case 128:
         return sm90_variant_of(SM90_D128_WGS, SM90_D128_BLOCK_N, SM90_D128_STAGES, SM90_D128_Q_SLOTS, SM90_D128_O_STAGE,
-                               bf16 ? flashc_sm90_fwd_bf16_d128 : flashc_sm90_fwd_f16_d128);
+                               bf16 ? flashc_sm90_fwd_bf16_d128 : flashc_sm90_fwd_f16_d128,
+                               bf16 ? flashc_sm90_fwd_bf16_d128_tail : flashc_sm90_fwd_f16_d128_tail);
     default:
         return sm90_variant_of(SM90_D256_WGS, SM90_D256_BLOCK_N, SM90_D256_STAGES, SM90_D256_Q_SLOTS, SM90_D256_O_STAGE,
-                               bf16 ? flashc_sm90_fwd_bf16_d256 : flashc_sm90_fwd_f16_d256);
+                               bf16 ? flashc_sm90_fwd_bf16_d256 : flashc_sm90_fwd_f16_d256,
+                               bf16 ? flashc_sm90_fwd_bf16_d256_tail : flashc_sm90_fwd_f16_d256_tail);
     }
 }
 
@@ -161,8 +168,8 @@ static sm90_tail sm90_tail_plan(const flashc_problem *p, const sm90_variant *v, 
     const int64_t full = tiles / grid, rest = tiles % grid, work = rest * nb;
     /* positions must stay < 2^31 for fwd_div_nb, the plain index through the tail rounds too */
     if (rest == 0 || work >= (1ll << 30) || tiles + 2 * grid >= INT32_MAX) return tp;
-    /* a block's share of the tail plus the per-piece overhead must undercut a whole tile */
-    if (mode == 1 && (full < 1 || (work + grid - 1) / grid + SM90_TAIL_OVERHEAD_BLOCKS > nb)) return tp;
+    /* the last round must get shorter by enough to pay for the split */
+    if (mode == 1 && (full < 1 || nb - (work + grid - 1) / grid < SM90_TAIL_MIN_SAVED_BLOCKS)) return tp;
     tp.on = 1;
     tp.round = (int32_t)full;
     tp.start = (int32_t)(full * grid);
@@ -368,7 +375,7 @@ static flashc_status sm90_launch(const flashc_problem *p, const flashc_device_in
     }
     sm90_fast_div_init((uint32_t)prm.tail_nb, &prm.nb_div_mul, &prm.nb_div_shift);
 
-    cudaError_t e = v->launch(&prm, grid, stream);
+    cudaError_t e = (tail->on ? v->launch_tail : v->launch)(&prm, grid, stream);
     if (e != cudaSuccess)
         return flashc_error(FLASHC_STATUS_CUDA_ERROR, "sm90: kernel launch failed: %s", cudaGetErrorString(e));
     if (tail->on && (e = flashc_sm90_tail_combine(&prm, v->block_m, p->d, stream)) != cudaSuccess)

@@ -106,11 +106,12 @@ typedef struct sm90_fwd_params {
 
 /* Tail split: pieces in flight per block (see tail_round above). */
 #define SM90_TAIL_SLOTS_PER_BLOCK 2
-/* Split the tail only when a block's share (ceil(tail key blocks / grid)) plus this many key
-   blocks of per-piece overhead (a second prologue/epilogue, the workspace round trip, the
-   combine) is at most a whole tile's key blocks: otherwise the split cannot shorten the last
-   round. */
-#define SM90_TAIL_OVERHEAD_BLOCKS 2
+/* Split the tail only when it shortens the last round by at least this many key blocks
+   (NB - ceil(R NB / grid)): the split costs ~15 us at d128 and ~40 us at d256 (f32 pieces
+   through the workspace, the combine launch), ~10-25 key-block steps. Measured on the H200
+   (docs/sm90.md v12): 31-62 saved blocks +1.6..+2.5 %, 21-24 +0.9..+1.3 %, 15 or fewer
+   -0.5..-6 %. */
+#define SM90_TAIL_MIN_SAVED_BLOCKS 20
 
 #ifdef __cplusplus
 extern "C" {
@@ -126,6 +127,15 @@ SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_f16_d64);
 SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_f16_d64_long);
 SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_f16_d128);
 SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_f16_d256);
+/* The same variants with the tail split compiled in (fwd_<dtype>_d<D>_tail.cu). */
+SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_bf16_d64_tail);
+SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_bf16_d64_long_tail);
+SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_bf16_d128_tail);
+SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_bf16_d256_tail);
+SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_f16_d64_tail);
+SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_f16_d64_long_tail);
+SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_f16_d128_tail);
+SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_f16_d256_tail);
 /* Merges the tail pieces of *params (tail_round != INT32_MAX) into O and LSE; block_m: the
    forward variant's BLOCK_M, d: head dim (sm90_combine.cu). */
 cudaError_t flashc_sm90_tail_combine(const sm90_fwd_params *params, int block_m, int d, cudaStream_t stream);
