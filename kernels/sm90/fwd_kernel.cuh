@@ -13,6 +13,9 @@
  *   FWD_Q_SLOTS      1 | 2      (Q buffers: 2 lets the next tile's Q land during this tile)
  *   FWD_O_STAGE      0 | 1      (1: epilogue through a shared-memory O stage and TMA stores)
  *   FWD_LAZY_RESCALE 0 | 1      (1: rescale O only when a row max grows by more than a slack)
+ *   FWD_TAIL_SPLIT   0 | 1      (1: the tail split of sm90_fwd_params.tail_*; 0: compiled out,
+ *                                so the kernel is the plain one: the split's per-tile bookkeeping
+ *                                and code cost 0.5-4 % at 2k when compiled in, see docs/sm90.md v12)
  *
  * Budget (per block; one block per SM, 128 x (1 + WGS) threads):
  *   warpgroup 0   producer: one thread issues every TMA load; 24 registers (setmaxnreg.dec)
@@ -25,6 +28,8 @@
  *
  * Grid: one block per SM, static round-robin over tiles (BLOCK_M query rows of one (batch,
  * head)); causal tiles go longest first with the block order reversed on odd rounds (snake).
+ * FWD_TAIL_SPLIT: the last round's tiles are cut into pieces of consecutive key blocks spread
+ * over all blocks (sm90_fwd_params.tail_*); pieces go through the workspace to sm90_combine.cu.
  *
  * Schedule per tile; key blocks run high -> low so the masked ones (causal diagonal, s_k tail)
  * come first:
@@ -100,6 +105,9 @@
 #define FWD_LN2 0.69314718055994530942f
 #ifndef FWD_LAZY_RESCALE
 #define FWD_LAZY_RESCALE 0                  /* 1: rescale O only when a row max grows by > slack */
+#endif
+#ifndef FWD_TAIL_SPLIT
+#define FWD_TAIL_SPLIT 0
 #endif
 #define FWD_RESCALE_SLACK_LOG2 8.0f         /* stale-max slack (log2 units) of the lazy rescale */
 
@@ -253,6 +261,63 @@ static __device__ __forceinline__ int32_t fwd_num_n_blocks(const sm90_fwd_params
     return n;
 }
 
+static __device__ __forceinline__ int32_t fwd_div_nb(const sm90_fwd_params *p, int32_t n)
+{
+    return (int32_t)(__umulhi((uint32_t)n << 1, p->nb_div_mul) >> p->nb_div_shift);
+}
+
+/* Tail split (sm90_fwd_params.tail_*): in tail rounds (round >= tail_round) block i runs piece
+   j = round - tail_round of its range of tail positions, the part in its first (j = 0) or second
+   (j = 1) tile. Positions count a tile's key blocks in the order they are visited (high n
+   first), so only a piece that starts a tile holds the s_k tail block. *tl: tail tile of the
+   piece, [*lo, *hi): its positions (empty: no piece). */
+static __device__ __forceinline__ int fwd_tail_piece(const sm90_fwd_params *p, int32_t round, int32_t *tl,
+                                                     int32_t *lo, int32_t *hi)
+{
+    const int32_t i = blockIdx.x, nb = p->tail_nb;
+    const int32_t j = FWD_TAIL_SPLIT ? round - p->tail_round : -1; /* tail_round = INT32_MAX: off */
+    const int32_t start = i * p->tail_len + min(i, p->tail_rem);
+    const int32_t end = start + p->tail_len + (i < p->tail_rem ? 1 : 0);
+    *tl = fwd_div_nb(p, start) + j;
+    *lo = max(start, *tl * nb);
+    *hi = j <= 1 ? min(end, (*tl + 1) * nb) : *lo;
+    return j >= 0;
+}
+
+/* The work index of round `round`: fwd_tile_index's, FWD_NO_TILE once this block's tail range
+   is done. In tail rounds it is only a token (>= 0: there is a piece; fwd_work_coords gives its
+   tile): ptxas keeps the control flow provably warp-uniform only while this index is the plain
+   round-robin one (a tail tile number here, even round - tail_round + const, brings back the
+   BRA.DIV / WARPSYNC copies of v7 in the prologue, epilogue and wgmma issue). The host sets
+   num_tiles past the tail rounds so the plain index is valid there. */
+static __device__ __forceinline__ int32_t fwd_work_tile(const sm90_fwd_params *p, int32_t round)
+{
+    int32_t tl, lo, hi;
+    const int in_tail = fwd_tail_piece(p, round, &tl, &lo, &hi);
+    const int32_t t_plain = fwd_tile_index(p, round);
+    return in_tail && !(lo < hi) ? FWD_NO_TILE : t_plain;
+}
+
+/* The tile that work index t of round `round` runs. */
+static __device__ __forceinline__ fwd_tile fwd_work_coords(const sm90_fwd_params *p, int32_t round, int32_t t)
+{
+    int32_t tl, lo, hi;
+    const int in_tail = fwd_tail_piece(p, round, &tl, &lo, &hi);
+    return fwd_tile_at(p, in_tail ? p->tail_start + tl : t);
+}
+
+/* Key blocks [*n_lo, *n_lo + *n_blocks) of the round's tile that this block runs (all outside
+   the tail), and the workspace slot of a tail piece (-1: a whole tile, written to O). */
+static __device__ __forceinline__ void fwd_work_range(const sm90_fwd_params *p, int32_t round, int32_t m_block,
+                                                      int32_t *n_lo, int32_t *n_blocks, int32_t *ws_slot)
+{
+    int32_t tl, lo, hi;
+    const int in_tail = fwd_tail_piece(p, round, &tl, &lo, &hi);
+    *n_lo = in_tail ? (tl + 1) * p->tail_nb - hi : 0;
+    *n_blocks = in_tail ? hi - lo : fwd_num_n_blocks(p, m_block);
+    *ws_slot = in_tail ? SM90_TAIL_SLOTS_PER_BLOCK * (int32_t)blockIdx.x + (round - p->tail_round) : -1;
+}
+
 /* Whether some score of key block n is masked for some row of the tile. */
 static __device__ __forceinline__ int fwd_block_needs_mask(const sm90_fwd_params *p, int32_t m_block, int32_t n)
 {
@@ -279,11 +344,12 @@ static __device__ void fwd_producer(const sm90_fwd_params *p, const fwd_smem *s)
     prefetch_tensormap(&p->tmap_v);
     uint32_t kv = 0, tile_iter = 0;
     for (int32_t round = 0;; ++round) {
-        const int32_t t = fwd_tile_index(p, round);
+        const int32_t t = fwd_work_tile(p, round);
         if (t == FWD_NO_TILE) break;
         if (t == FWD_SKIP_TILE) continue;
-        const fwd_tile c = fwd_tile_at(p, t);
-        const int32_t n_blocks = fwd_num_n_blocks(p, c.m_block);
+        const fwd_tile c = fwd_work_coords(p, round, t);
+        int32_t n_lo, n_blocks, ws_slot;
+        fwd_work_range(p, round, c.m_block, &n_lo, &n_blocks, &ws_slot);
         if (n_blocks == 0) continue;
         const int32_t kv_head = c.head / p->q_per_kv;
         /* Q slot: the consumers release it after their last QK^T of the tile that used it. */
@@ -296,11 +362,11 @@ static __device__ void fwd_producer(const sm90_fwd_params *p, const fwd_smem *s)
             const uint32_t stage = kv % FWD_STAGES, parity = (kv / FWD_STAGES) & 1;
             mbarrier_wait_parity(fwd_bar(s, FWD_K_EMPTY, stage), parity ^ 1);
             mbarrier_arrive_expect_tx(fwd_bar(s, FWD_K_FULL, stage), FWD_KV_BYTES);
-            fwd_load_tile(fwd_k(s, stage), FWD_KV_PANEL_BYTES, &p->tmap_k, n * FWD_N, kv_head, c.batch,
+            fwd_load_tile(fwd_k(s, stage), FWD_KV_PANEL_BYTES, &p->tmap_k, (n + n_lo) * FWD_N, kv_head, c.batch,
                           fwd_bar(s, FWD_K_FULL, stage), CP_ASYNC_BULK_EVICT_LAST);
             mbarrier_wait_parity(fwd_bar(s, FWD_V_EMPTY, stage), parity ^ 1);
             mbarrier_arrive_expect_tx(fwd_bar(s, FWD_V_FULL, stage), FWD_KV_BYTES);
-            fwd_load_tile(fwd_v(s, stage), FWD_KV_PANEL_BYTES, &p->tmap_v, n * FWD_N, kv_head, c.batch,
+            fwd_load_tile(fwd_v(s, stage), FWD_KV_PANEL_BYTES, &p->tmap_v, (n + n_lo) * FWD_N, kv_head, c.batch,
                           fwd_bar(s, FWD_V_FULL, stage), CP_ASYNC_BULK_EVICT_LAST);
         }
         ++tile_iter;
@@ -488,7 +554,8 @@ static __device__ __forceinline__ void fwd_step(const sm90_fwd_params *p, const 
                                                 const fwd_tile *c, int32_t n, int32_t n_blocks, int32_t row0,
                                                 int quad_col, uint32_t q, uint32_t q_slot, uint32_t *kv,
                                                 uint32_t *stage, uint32_t *parity, float *s, float *o, uint32_t *pf,
-                                                float *row_max, float *row_sum, float *corr, int masked)
+                                                float *row_max, float *row_sum, float *corr, int32_t n_lo,
+                                                int masked)
 {
     const uint32_t v_stage = *stage, v_parity = *parity;
     ++*kv;
@@ -510,7 +577,7 @@ static __device__ __forceinline__ void fwd_step(const sm90_fwd_params *p, const 
     fwd_fence_s(s);
     fwd_release(fwd_bar(sm, FWD_K_EMPTY, *stage));
     if (n == 1) fwd_release(fwd_bar(sm, FWD_Q_EMPTY, q_slot));
-    if (masked) fwd_mask(s, p, n - 1, row0, quad_col);
+    if (masked) fwd_mask(s, p, n - 1 + n_lo, row0, quad_col);
     const int rescale = fwd_softmax(s, row_max, row_sum, corr, p->scale_log2);
     wgmma_wait_group(0);
     fwd_fence_o(o);
@@ -520,9 +587,10 @@ static __device__ __forceinline__ void fwd_step(const sm90_fwd_params *p, const 
     fwd_convert_p(pf, s);
 }
 
-/* The tile's first QK^T (into s) has been issued by fwd_issue_first_qk and has completed. */
+/* The tile's first QK^T (into s) has been issued by fwd_issue_first_qk and has completed. n counts
+   the piece's key blocks (0 .. n_blocks - 1), key block n_lo + n of the tile. */
 static __device__ __forceinline__ void fwd_mainloop(const sm90_fwd_params *p, const fwd_smem *sm, int cwg,
-                                                    const fwd_tile *c, int32_t n_blocks, int32_t row0,
+                                                    const fwd_tile *c, int32_t n_lo, int32_t n_blocks, int32_t row0,
                                                     int quad_col, uint32_t *kv_counter, uint32_t tile_iter,
                                                     float *s, float *o, float *row_max, float *row_sum)
 {
@@ -538,19 +606,19 @@ static __device__ __forceinline__ void fwd_mainloop(const sm90_fwd_params *p, co
     fwd_fence_s(s);
     fwd_release(fwd_bar(sm, FWD_K_EMPTY, stage));
     if (n == 0) fwd_release(fwd_bar(sm, FWD_Q_EMPTY, q_slot));
-    if (fwd_block_needs_mask(p, c->m_block, n)) fwd_mask(s, p, n, row0, quad_col);
+    if (fwd_block_needs_mask(p, c->m_block, n + n_lo)) fwd_mask(s, p, n + n_lo, row0, quad_col);
     fwd_softmax(s, row_max, row_sum, corr, p->scale_log2);
     fwd_convert_p(pf, s);
 
     /* Steady state: S_{n-1} = Q K_{n-1}^T and O += P_n V_n in flight together. The blocks that
        need masking come first (high n): they get their own copy of the step, so neither copy
        branches between the two waits (see fwd_step). */
-    for (; n > 0 && fwd_block_needs_mask(p, c->m_block, n - 1); --n)
+    for (; n > 0 && fwd_block_needs_mask(p, c->m_block, n - 1 + n_lo); --n)
         fwd_step(p, sm, cwg, c, n, n_blocks, row0, quad_col, q, q_slot, &kv, &stage, &parity, s, o, pf, row_max,
-                 row_sum, corr, 1);
+                 row_sum, corr, n_lo, 1);
     for (; n > 0; --n)
         fwd_step(p, sm, cwg, c, n, n_blocks, row0, quad_col, q, q_slot, &kv, &stage, &parity, s, o, pf, row_max,
-                 row_sum, corr, 0);
+                 row_sum, corr, n_lo, 0);
 
     /* Drain: O += P_0 V_0. */
     mbarrier_wait_parity(fwd_bar(sm, FWD_V_FULL, stage), parity);
@@ -593,6 +661,27 @@ static __device__ __forceinline__ void fwd_epilogue_direct(const sm90_fwd_params
         if (p->lse && quad_col == 0)
             p->lse[(int64_t)c->batch * p->lse_stride[0] + (int64_t)c->head * p->lse_stride[1] + row] =
                 sum > 0.0f ? (row_max[r] * p->scale_log2 + __log2f(sum)) * FWD_LN2 : -INFINITY;
+    }
+}
+
+/* A tail piece: O / (its own row sum) in f32 and its LSE to workspace slot `slot` (rows >= s_q
+   skipped; sm90_combine reads only rows < s_q). Every row of a non-causal piece sees a key. */
+static __device__ __forceinline__ void fwd_epilogue_ws(const sm90_fwd_params *p, int32_t slot, int32_t row_in_tile,
+                                                       int32_t row0, int quad_col, const float *o,
+                                                       const float *row_max, const float *row_sum)
+{
+#pragma unroll
+    for (int r = 0; r < 2; ++r) {
+        const float sum = fwd_quad_sum(row_sum[r]);
+        if (row0 + 8 * r >= p->s_q) continue;
+        const int64_t row = (int64_t)slot * FWD_M + row_in_tile + 8 * r;
+        const float inv = sum > 0.0f ? 1.0f / sum : 0.0f;
+        float *dst = p->ws_o + row * FWD_D + 2 * quad_col;
+#pragma unroll
+        for (int j = 0; j < FWD_D / 8; ++j)
+            *(float2 *)(dst + 8 * j) = make_float2(o[4 * j + 2 * r] * inv, o[4 * j + 2 * r + 1] * inv);
+        if (quad_col == 0)
+            p->ws_lse[row] = sum > 0.0f ? (row_max[r] * p->scale_log2 + __log2f(sum)) * FWD_LN2 : -INFINITY;
     }
 }
 
@@ -662,17 +751,19 @@ static __device__ __forceinline__ void fwd_epilogue(const sm90_fwd_params *p, co
 }
 #endif
 
-/* First tile at or after `*round` that has key blocks; tiles without any (causal, s_q > s_k) are
-   written on the way (zeros, LSE -inf). Returns -1 when this block has no more work. */
+/* First work at or after `*round` that has key blocks; tiles without any (causal, s_q > s_k) are
+   written on the way (zeros, LSE -inf). Returns its tile, -1 when this block has no more work.
+   Only the round crosses the consumer's tile loop; the work is recomputed from it there. */
 static __device__ __forceinline__ int32_t fwd_next_work(const sm90_fwd_params *p, int32_t *round, int32_t row_in_tile,
                                                         int quad_col, const float *o)
 {
     const float no_max[2] = {-INFINITY, -INFINITY}, no_sum[2] = {0.0f, 0.0f};
     for (;; ++*round) {
-        const int32_t t = fwd_tile_index(p, *round);
+        const int32_t t = fwd_work_tile(p, *round);
         if (t == FWD_NO_TILE) return -1;
         if (t == FWD_SKIP_TILE) continue;
-        const fwd_tile c = fwd_tile_at(p, t);
+        const fwd_tile c = fwd_work_coords(p, *round, t);
+        /* tail pieces (never causal) always have keys */
         if (fwd_num_n_blocks(p, c.m_block) > 0) return t;
         fwd_epilogue_direct(p, &c, c.m_block * FWD_M + row_in_tile, quad_col, o, no_max, no_sum);
     }
@@ -698,15 +789,25 @@ static __device__ void fwd_consumer(const sm90_fwd_params *p, const fwd_smem *sm
         wgmma_wait_group(0);
     }
     while (t >= 0) {
-        const fwd_tile c = fwd_tile_at(p, t);
-        const int32_t n_blocks = fwd_num_n_blocks(p, c.m_block);
+        const fwd_tile c = fwd_work_coords(p, round, t);
+        int32_t n_lo, n_blocks, ws_slot;
+        fwd_work_range(p, round, c.m_block, &n_lo, &n_blocks, &ws_slot);
         const int32_t row0 = c.m_block * FWD_M + row_in_tile;
         float row_max[2] = {-INFINITY, -INFINITY}, row_sum[2] = {0.0f, 0.0f};
-        fwd_mainloop(p, sm, cwg, &c, n_blocks, row0, quad_col, &kv, tile_iter, s, o, row_max, row_sum);
+        fwd_mainloop(p, sm, cwg, &c, n_lo, n_blocks, row0, quad_col, &kv, tile_iter, s, o, row_max, row_sum);
         ++tile_iter;
         ++round;
         const int32_t t_next = fwd_next_work(p, &round, row_in_tile, quad_col, o);
-        if (t_next >= 0) {
+        /* Each branch waits for the next first QK^T before it rejoins (see above). */
+        if (FWD_TAIL_SPLIT && ws_slot >= 0) {
+            if (t_next >= 0) {
+                fwd_issue_first_qk(sm, cwg, tile_iter, kv, s);
+                fwd_epilogue_ws(p, ws_slot, row_in_tile, row0, quad_col, o, row_max, row_sum);
+                wgmma_wait_group(0);
+            } else {
+                fwd_epilogue_ws(p, ws_slot, row_in_tile, row0, quad_col, o, row_max, row_sum);
+            }
+        } else if (t_next >= 0) {
             fwd_issue_first_qk(sm, cwg, tile_iter, kv, s);
             fwd_epilogue(p, sm, cwg, &c, row0, quad_col, o, row_max, row_sum);
             wgmma_wait_group(0);

@@ -8,6 +8,7 @@
  */
 #include <math.h>
 #include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cuda.h>
@@ -31,9 +32,11 @@ typedef struct sm90_variant {
     int block_m, block_n, stages, q_slots;
     int o_stage; /* 1: the epilogue stores O with TMA (tmap_o) from a shared-memory stage */
     sm90_launcher launch;
+    sm90_launcher launch_tail; /* the same kernel with the tail split compiled in */
 } sm90_variant;
 
-static sm90_variant sm90_variant_of(int wgs, int block_n, int stages, int q_slots, int o_stage, sm90_launcher launch)
+static sm90_variant sm90_variant_of(int wgs, int block_n, int stages, int q_slots, int o_stage, sm90_launcher launch,
+                                    sm90_launcher launch_tail)
 {
     sm90_variant v;
     v.block_m = wgs * SM90_WG_ROWS;
@@ -42,6 +45,7 @@ static sm90_variant sm90_variant_of(int wgs, int block_n, int stages, int q_slot
     v.q_slots = q_slots;
     v.o_stage = o_stage;
     v.launch = launch;
+    v.launch_tail = launch_tail;
     return v;
 }
 
@@ -54,16 +58,20 @@ static sm90_variant sm90_pick(const flashc_problem *p)
         if (p->s_k >= SM90_D64_LONG_MIN_SK)
             return sm90_variant_of(SM90_D64_LONG_WGS, SM90_D64_LONG_BLOCK_N, SM90_D64_LONG_STAGES,
                                    SM90_D64_LONG_Q_SLOTS, SM90_D64_LONG_O_STAGE,
-                                   bf16 ? flashc_sm90_fwd_bf16_d64_long : flashc_sm90_fwd_f16_d64_long);
+                                   bf16 ? flashc_sm90_fwd_bf16_d64_long : flashc_sm90_fwd_f16_d64_long,
+                                   bf16 ? flashc_sm90_fwd_bf16_d64_long_tail : flashc_sm90_fwd_f16_d64_long_tail);
         return sm90_variant_of(SM90_D64_SHORT_WGS, SM90_D64_SHORT_BLOCK_N, SM90_D64_SHORT_STAGES,
                                SM90_D64_SHORT_Q_SLOTS, SM90_D64_SHORT_O_STAGE,
-                               bf16 ? flashc_sm90_fwd_bf16_d64 : flashc_sm90_fwd_f16_d64);
+                               bf16 ? flashc_sm90_fwd_bf16_d64 : flashc_sm90_fwd_f16_d64,
+                               bf16 ? flashc_sm90_fwd_bf16_d64_tail : flashc_sm90_fwd_f16_d64_tail);
     case 128:
         return sm90_variant_of(SM90_D128_WGS, SM90_D128_BLOCK_N, SM90_D128_STAGES, SM90_D128_Q_SLOTS, SM90_D128_O_STAGE,
-                               bf16 ? flashc_sm90_fwd_bf16_d128 : flashc_sm90_fwd_f16_d128);
+                               bf16 ? flashc_sm90_fwd_bf16_d128 : flashc_sm90_fwd_f16_d128,
+                               bf16 ? flashc_sm90_fwd_bf16_d128_tail : flashc_sm90_fwd_f16_d128_tail);
     default:
         return sm90_variant_of(SM90_D256_WGS, SM90_D256_BLOCK_N, SM90_D256_STAGES, SM90_D256_Q_SLOTS, SM90_D256_O_STAGE,
-                               bf16 ? flashc_sm90_fwd_bf16_d256 : flashc_sm90_fwd_f16_d256);
+                               bf16 ? flashc_sm90_fwd_bf16_d256 : flashc_sm90_fwd_f16_d256,
+                               bf16 ? flashc_sm90_fwd_bf16_d256_tail : flashc_sm90_fwd_f16_d256_tail);
     }
 }
 
@@ -124,11 +132,62 @@ flashc_status flashc_sm90_check(const flashc_problem *p, const flashc_device_inf
     return FLASHC_STATUS_SUCCESS;
 }
 
+/* ---- Tail split ----------------------------------------------------------------------------
+ * The static schedule runs T tiles in rounds of grid = #SMs; when T % grid = R > 0 the last round
+ * keeps only R SMs busy (at the benchmark sizes R = 68 of 132 at d128: ~3 % of the run with half
+ * the GPU idle). With the split, the last round's R * NB key blocks are dealt out evenly over all
+ * blocks as contiguous (tile, key block) ranges (stream-K, sm90_fwd_params.tail_*) and
+ * sm90_combine merges the pieces. Causal problems keep their own schedule (tiles of unequal
+ * length, sorted longest first). */
+typedef struct sm90_tail {
+    int on;
+    int32_t round, start, nb, len, rem;
+} sm90_tail;
+
+/* Dev/test hook (not API): FLASHC_SM90_TAIL_SPLIT=0 never splits, =force splits every
+   non-causal problem with a partial last round (also one of fewer tiles than SMs), so small
+   test shapes exercise the path. Read on every call: workspace_size and forward agree. */
+static int sm90_tail_mode(void)
+{
+    const char *e = getenv("FLASHC_SM90_TAIL_SPLIT");
+    if (!e) return 1;
+    if (!strcmp(e, "0")) return 0;
+    if (!strcmp(e, "force")) return 2;
+    return 1;
+}
+
+static sm90_tail sm90_tail_plan(const flashc_problem *p, const sm90_variant *v, const flashc_device_info *dev)
+{
+    sm90_tail tp;
+    memset(&tp, 0, sizeof tp);
+    const int mode = sm90_tail_mode();
+    if (mode == 0 || p->causal || p->window_right == 0 || dev->num_sms < 1) return tp;
+    const int64_t grid = dev->num_sms;
+    const int64_t tiles = ((int64_t)p->s_q + v->block_m - 1) / v->block_m * p->h_q * p->b;
+    const int64_t nb = ((int64_t)p->s_k + v->block_n - 1) / v->block_n;
+    const int64_t full = tiles / grid, rest = tiles % grid, work = rest * nb;
+    /* positions must stay < 2^31 for fwd_div_nb, the plain index through the tail rounds too */
+    if (rest == 0 || work >= (1ll << 30) || tiles + 2 * grid >= INT32_MAX) return tp;
+    /* the last round must get shorter by enough to pay for the split */
+    if (mode == 1 && (full < 1 || nb - (work + grid - 1) / grid < SM90_TAIL_MIN_SAVED_BLOCKS)) return tp;
+    tp.on = 1;
+    tp.round = (int32_t)full;
+    tp.start = (int32_t)(full * grid);
+    tp.nb = (int32_t)nb;
+    tp.len = (int32_t)(work / grid);
+    tp.rem = (int32_t)(work % grid);
+    return tp;
+}
+
+static size_t sm90_tail_workspace(const sm90_variant *v, int d, const flashc_device_info *dev)
+{
+    return (size_t)SM90_TAIL_SLOTS_PER_BLOCK * dev->num_sms * v->block_m * ((size_t)d + 1) * sizeof(float);
+}
+
 size_t flashc_sm90_workspace_size(const flashc_problem *p, const flashc_device_info *dev)
 {
-    (void)p;
-    (void)dev;
-    return 0;
+    const sm90_variant v = sm90_pick(p);
+    return sm90_tail_plan(p, &v, dev).on ? sm90_tail_workspace(&v, p->d, dev) : 0;
 }
 
 /* ---- Tensor maps ---------------------------------------------------------------------------- */
@@ -260,7 +319,7 @@ static int32_t sm90_default_schedule(const flashc_problem *p, const sm90_variant
 }
 
 static flashc_status sm90_launch(const flashc_problem *p, const flashc_device_info *dev, const sm90_variant *v,
-                                 int32_t schedule, cudaStream_t stream)
+                                 int32_t schedule, const sm90_tail *tail, void *workspace, cudaStream_t stream)
 {
     sm90_fwd_params prm;
     memset(&prm, 0, sizeof prm);
@@ -299,19 +358,39 @@ static flashc_status sm90_launch(const flashc_problem *p, const flashc_device_in
     prm.num_units = pairs * p->h_q * p->b;
     sm90_fast_div_init((uint32_t)pairs, &prm.pairs_div_mul, &prm.pairs_div_shift);
     const int32_t units = (schedule & SM90_SCHED_PAIRS) ? prm.num_units : prm.num_tiles;
-    const int grid = units < dev->num_sms ? units : dev->num_sms;
+    int grid = units < dev->num_sms ? units : dev->num_sms;
+    prm.tail_round = INT32_MAX;
+    prm.tail_nb = 1;
+    if (tail->on) {
+        grid = dev->num_sms; /* every SM takes a share of the tail, even with fewer tiles than SMs */
+        prm.tail_round = tail->round;
+        prm.tail_start = tail->start;
+        prm.tail_tiles = prm.num_tiles - tail->start;
+        prm.num_tiles = (tail->round + 2) * grid; /* the plain index runs on through the tail rounds */
+        prm.tail_nb = tail->nb;
+        prm.tail_len = tail->len;
+        prm.tail_rem = tail->rem;
+        prm.ws_o = (float *)workspace;
+        prm.ws_lse = prm.ws_o + (size_t)SM90_TAIL_SLOTS_PER_BLOCK * grid * v->block_m * p->d;
+    }
+    sm90_fast_div_init((uint32_t)prm.tail_nb, &prm.nb_div_mul, &prm.nb_div_shift);
 
-    cudaError_t e = v->launch(&prm, grid, stream);
+    cudaError_t e = (tail->on ? v->launch_tail : v->launch)(&prm, grid, stream);
     if (e != cudaSuccess)
         return flashc_error(FLASHC_STATUS_CUDA_ERROR, "sm90: kernel launch failed: %s", cudaGetErrorString(e));
+    if (tail->on && (e = flashc_sm90_tail_combine(&prm, v->block_m, p->d, stream)) != cudaSuccess)
+        return flashc_error(FLASHC_STATUS_CUDA_ERROR, "sm90: tail combine launch failed: %s", cudaGetErrorString(e));
     return FLASHC_STATUS_SUCCESS;
 }
 
 flashc_status flashc_sm90_forward(const flashc_problem *p, const flashc_device_info *dev, void *workspace,
                                   size_t workspace_bytes, struct CUstream_st *stream)
 {
-    (void)workspace;
-    (void)workspace_bytes;
     const sm90_variant v = sm90_pick(p);
-    return sm90_launch(p, dev, &v, sm90_default_schedule(p, &v, dev), (cudaStream_t)stream);
+    sm90_tail tail = sm90_tail_plan(p, &v, dev);
+    /* api.c refuses a workspace below flashc_sm90_workspace_size; without one, no split */
+    if (tail.on && (!workspace || workspace_bytes < sm90_tail_workspace(&v, p->d, dev))) tail.on = 0;
+    /* the pieces are written as float2 and read as float4 */
+    if (tail.on && (uintptr_t)workspace % 16 != 0) tail.on = 0;
+    return sm90_launch(p, dev, &v, sm90_default_schedule(p, &v, dev), &tail, workspace, (cudaStream_t)stream);
 }

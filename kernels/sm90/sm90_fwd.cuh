@@ -84,14 +84,34 @@ typedef struct sm90_fwd_params {
     int32_t out_bf16;   /* 1: out is bf16, 0: f16 */
     float scale_log2;   /* softmax_scale * log2(e) */
     int32_t num_m_blocks;
-    int32_t num_tiles;  /* num_m_blocks * h_q * b */
+    int32_t num_tiles;  /* num_m_blocks * h_q * b; with the tail split (tail_round + 2) * grid */
     int32_t schedule;   /* SM90_SCHED_* bits */
     int32_t num_units;  /* SM90_SCHED_PAIRS: pairs * h_q * b, pairs = (num_m_blocks + 1) / 2 */
     uint32_t pairs_div_mul, pairs_div_shift; /* n / pairs = umulhi(2n, mul) >> shift (sm90_api.cu) */
     /* O_STAGE variants only: dims {d, s_q, h_q, b}, box {64, 64, 1, 1}, output dtype. Last, so
        the fields above keep their offsets for kernels built without it (the A/B tool's base). */
     CUtensorMap tmap_o;
+    /* Tail split (stream-K over the last round, non-causal only; sm90_api.cu decides): rounds
+       < tail_round run whole tiles as above; the tail's tail_tiles tiles from tail_start, each of
+       tail_nb key blocks, are cut into one contiguous range of (tile, key block) positions per
+       block: block i gets tail_len + (i < tail_rem) positions from i * tail_len + min(i, tail_rem).
+       A range covers at most two tile pieces, run in rounds tail_round and tail_round + 1; each
+       piece writes O / its own row sum (f32) and its LSE to workspace slot 2 i + (piece), and
+       sm90_combine merges them. tail_round = INT32_MAX: off. */
+    int32_t tail_round, tail_start, tail_tiles, tail_nb, tail_len, tail_rem;
+    uint32_t nb_div_mul, nb_div_shift; /* n / tail_nb as for pairs_div_* */
+    float *ws_o;   /* [2 * grid slots][BLOCK_M rows][d] */
+    float *ws_lse; /* [2 * grid slots][BLOCK_M rows] */
 } sm90_fwd_params;
+
+/* Tail split: pieces in flight per block (see tail_round above). */
+#define SM90_TAIL_SLOTS_PER_BLOCK 2
+/* Split the tail only when it shortens the last round by at least this many key blocks
+   (NB - ceil(R NB / grid)): the split costs ~15 us at d128 and ~40 us at d256 (f32 pieces
+   through the workspace, the combine launch), ~10-25 key-block steps. Measured on the H200
+   (docs/sm90.md v12): 31-62 saved blocks +1.6..+2.5 %, 21-24 +0.9..+1.3 %, 15 or fewer
+   -0.5..-6 %. */
+#define SM90_TAIL_MIN_SAVED_BLOCKS 20
 
 #ifdef __cplusplus
 extern "C" {
@@ -107,6 +127,18 @@ SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_f16_d64);
 SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_f16_d64_long);
 SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_f16_d128);
 SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_f16_d256);
+/* The same variants with the tail split compiled in (fwd_<dtype>_d<D>_tail.cu). */
+SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_bf16_d64_tail);
+SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_bf16_d64_long_tail);
+SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_bf16_d128_tail);
+SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_bf16_d256_tail);
+SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_f16_d64_tail);
+SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_f16_d64_long_tail);
+SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_f16_d128_tail);
+SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_f16_d256_tail);
+/* Merges the tail pieces of *params (tail_round != INT32_MAX) into O and LSE; block_m: the
+   forward variant's BLOCK_M, d: head dim (sm90_combine.cu). */
+cudaError_t flashc_sm90_tail_combine(const sm90_fwd_params *params, int block_m, int d, cudaStream_t stream);
 #ifdef __cplusplus
 }
 #endif

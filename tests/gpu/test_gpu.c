@@ -11,6 +11,7 @@
  * Options: --quick (subset), --backend sm80|sm90|auto, --filter SUBSTR; seed from FLASHC_TEST_SEED.
  * Without a CUDA device: exit 77 after "0 passed, 0 failed, 1 skipped".
  */
+#define _POSIX_C_SOURCE 200809L /* setenv */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -841,6 +842,36 @@ static void big_cases(void)
     named(&c, "big gqa causal"); run_case(c);
 }
 
+/* sm90 tail split (stream-K over the last round, non-causal): FLASHC_SM90_TAIL_SPLIT=force
+   splits small problems too (fewer tiles than SMs: every block gets 0-2 pieces of a few key
+   blocks), so these shapes reach every piece boundary, the s_k tail block inside a piece and the
+   combine; the last case also splits under the default rule on a 132-SM H200 (144 tiles of 22
+   key blocks: the last round shrinks from 22 to 2). The workspace check of run_backend covers
+   "one byte short". */
+static void tail_split_cases(void)
+{
+    const flashc_dtype dts[2] = {FLASHC_DTYPE_BF16, FLASHC_DTYPE_F16};
+    const int dims[3] = {64, 128, 256};
+    tcase c;
+    setenv("FLASHC_SM90_TAIL_SPLIT", "force", 1);
+    for (int t = 0; t < 2; ++t)
+        for (int k = 0; k < 3; ++k) {
+            c = base_case(dts[t], dims[k]); c.sq = 300; c.sk = 1000; c.hq = 4; c.hkv = 2;
+            named(&c, "tail split gqa 2"); run_case(c);
+            if (g_quick && k != 1) continue;
+            c = base_case(dts[t], dims[k]); c.b = 1; c.sq = 77; c.sk = 3001; c.hq = 8; c.hkv = 1; c.lse = 1;
+            named(&c, "tail split mqa long keys"); run_case(c);
+        }
+    /* d64 with s_k >= 4096: the 3-warpgroup shape (192-row tiles) */
+    c = base_case(FLASHC_DTYPE_BF16, 64); c.b = 1; c.sq = 200; c.sk = 4100; c.hq = 2; c.hkv = 2; c.pad = 1;
+    named(&c, "tail split d64 long padded"); run_case(c);
+    c = base_case(FLASHC_DTYPE_F16, 128); c.out_dt = FLASHC_DTYPE_BF16; c.sq = 129; c.sk = 257; c.lse = 0;
+    named(&c, "tail split other output no-lse"); run_case(c);
+    unsetenv("FLASHC_SM90_TAIL_SPLIT");
+    c = base_case(FLASHC_DTYPE_BF16, 64); c.b = 6; c.sq = 250; c.sk = 2800; c.hq = 12; c.hkv = 4;
+    named(&c, "tail split default rule 144 tiles"); run_case(c);
+}
+
 int main(int argc, char **argv)
 {
     for (int i = 1; i < argc; ++i) {
@@ -887,6 +918,7 @@ int main(int argc, char **argv)
             if (!g_quick || t == 0) feature_cases(dt8[t], dims[k]);
         }
     if (!g_quick) big_cases();
+    tail_split_cases();
     /* outside the support matrix: a backend may refuse (skipped), but must not misbehave */
     for (int k = 0; k < 2; ++k) {
         tcase c = base_case(FLASHC_DTYPE_BF16, k ? 96 : 32);
