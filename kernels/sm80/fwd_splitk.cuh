@@ -89,6 +89,88 @@ static __device__ __forceinline__ void sk_compute_pv(const float S[M_SLABS][S_FR
 }
 #endif
 
+/* ---- Lean K/V loader (non-paged) ------------------------------------------------------------ */
+/* The general loader redoes every chunk's 64-bit index math, the paging test and (8-bit) the V^T
+   alignment / page test per chunk: about half of the split-key 8-bit tile's per-block instructions.
+   Non-paged K/V are addressed from per-CTA bases (K row j and, 16-bit, V row j at base + j * row
+   stride; 8-bit V^T key j of dim row r at base + r * v_stride[2] + j); the caller checked that every
+   V^T chunk start is 16-byte aligned (sk_fast_ok), so no chunk needs the gather path. */
+typedef struct sk_bases {
+    const elem_t *k, *v;
+} sk_bases;
+
+static __device__ __forceinline__ sk_bases sk_cta_bases(const sm80_fwd_params *prm, const fwd_ctx *c)
+{
+    const flashc_problem *p = &prm->p;
+    sk_bases b;
+    b.k = (const elem_t *)p->k + (int64_t)c->bi * p->k_stride[0] + (int64_t)c->hk * p->k_stride[2] +
+          (int64_t)c->k_off * p->k_stride[1];
+#if IS_8BIT
+    b.v = (const elem_t *)p->v + (int64_t)c->bi * p->v_stride[0] + (int64_t)c->hk * p->v_stride[1] + c->k_off;
+#else
+    b.v = (const elem_t *)p->v + (int64_t)c->bi * p->v_stride[0] + (int64_t)c->hk * p->v_stride[2] +
+          (int64_t)c->k_off * p->v_stride[1];
+#endif
+    return b;
+}
+
+static __device__ __forceinline__ int sk_fast_ok(const sm80_fwd_params *prm, sk_bases b)
+{
+    const flashc_problem *p = &prm->p;
+#if IS_8BIT
+    return p->kv_layout != FLASHC_KV_PAGED && ((uintptr_t)b.v & (CP_ASYNC_CHUNK_BYTES - 1)) == 0 &&
+           (p->v_stride[2] & (CP_ASYNC_CHUNK_BYTES - 1)) == 0;
+#else
+    return p->kv_layout != FLASHC_KV_PAGED;
+#endif
+}
+
+static __device__ __forceinline__ void sk_load_kv_fast(const sm80_fwd_params *prm, const fwd_ctx *c, sk_bases b,
+                                                       elem_t *sK, elem_t *sV, int n, int tid)
+{
+    const flashc_problem *p = &prm->p;
+    const int j0 = n * BLOCK_N;
+    {
+        const int row0 = tid / ROW_CHUNKS, ch = tid % ROW_CHUNKS;
+        const int64_t ks = p->k_stride[1];
+        const elem_t *kb = b.k + (int64_t)(j0 + row0) * ks + ch * CHUNK_ELEMS;
+#if !IS_8BIT
+        const int64_t vs = p->v_stride[1];
+        const elem_t *vb = b.v + (int64_t)(j0 + row0) * vs + ch * CHUNK_ELEMS;
+#endif
+#pragma unroll
+        for (int it = 0; it < KV_CHUNKS_PER_THREAD; ++it) {
+            const int row = row0 + it * (NUM_THREADS / ROW_CHUNKS);
+            const uint32_t bytes = j0 + row < c->seqlen_k ? CP_ASYNC_CHUNK_BYTES : 0;
+            cp_async_cg_shared_global_16(cvta_to_shared_u32(sK + swz(row, ch)),
+                                         kb + (int64_t)(it * (NUM_THREADS / ROW_CHUNKS)) * ks, bytes);
+#if !IS_8BIT
+            cp_async_cg_shared_global_16(cvta_to_shared_u32(sV + swz(row, ch)),
+                                         vb + (int64_t)(it * (NUM_THREADS / ROW_CHUNKS)) * vs, bytes);
+#endif
+        }
+    }
+#if IS_8BIT
+    {
+        const int dr0 = tid / VT_ROW_CHUNKS, ch = tid % VT_ROW_CHUNKS;
+        const int64_t rs = p->v_stride[2];
+        const int j = j0 + ch * CHUNK_ELEMS;
+        const int keys = min(max(c->seqlen_k - j, 0), CHUNK_ELEMS);
+        const elem_t *vb = b.v + (int64_t)dr0 * rs + j;
+#pragma unroll
+        for (int it = 0; it < VT_CHUNKS_PER_THREAD; ++it) {
+            const int dr = dr0 + it * (NUM_THREADS / VT_ROW_CHUNKS);
+            cp_async_cg_shared_global_16(cvta_to_shared_u32(sV + swz_vt(dr, ch)),
+                                         vb + (int64_t)(it * (NUM_THREADS / VT_ROW_CHUNKS)) * rs,
+                                         (uint32_t)keys * ELEM_BYTES);
+        }
+    }
+#endif
+}
+#if NUM_THREADS % ROW_CHUNKS != 0 || (IS_8BIT && NUM_THREADS % VT_ROW_CHUNKS != 0)
+#error "split-key lean loader: a thread's chunk column must stay fixed across its copies"
+#endif
+
 /* ---- Merge of the warps' states, then the epilogue ----------------------------------------- */
 #define SK_OQ (O_FRAGS / NUM_WARPS)               /* O fragments each warp finalises */
 #if O_FRAGS % NUM_WARPS != 0
@@ -267,11 +349,15 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_CTAS_PER_SM) FWD_KERNEL(const
 #if Q_IN_REGS
         uint32_t qf[K_STEPS_QK][4];
 #endif
+        const sk_bases kvb = sk_cta_bases(&prm, &c);
+        const int fast = sk_fast_ok(&prm, kvb);
         /* Prologue: Q and the first STAGES-1 key blocks (highest first), one group each. */
         load_q_tile(&prm, &c, sQ, tid);
 #pragma unroll
         for (int s = 0; s < STAGES - 1; ++s) {
-            if (s < count)
+            if (s < count && fast)
+                sk_load_kv_fast(&prm, &c, kvb, sK + s * TILE_KV_ELEMS, sV + s * TILE_KV_ELEMS, b_hi - 1 - s, tid);
+            else if (s < count)
                 load_kv_tile(&prm, &c, sK + s * TILE_KV_ELEMS, sV + s * TILE_KV_ELEMS, b_hi - 1 - s, tid,
                              prefetch_page_id(&prm, &c, b_hi - 1 - s, warp, lane));
             cp_async_commit_group();
@@ -283,7 +369,10 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_CTAS_PER_SM) FWD_KERNEL(const
             __syncthreads();
             {
                 int nxt = it + STAGES - 1;
-                if (nxt < count) {
+                if (nxt < count && fast) {
+                    int ns = nxt % STAGES;
+                    sk_load_kv_fast(&prm, &c, kvb, sK + ns * TILE_KV_ELEMS, sV + ns * TILE_KV_ELEMS, b_hi - 1 - nxt, tid);
+                } else if (nxt < count) {
                     int ns = nxt % STAGES;
                     load_kv_tile(&prm, &c, sK + ns * TILE_KV_ELEMS, sV + ns * TILE_KV_ELEMS, b_hi - 1 - nxt, tid,
                                  page_ids);
