@@ -208,6 +208,38 @@ typedef uint16_t elem_t;
 #error "page-sub variants are deep 64-row decode variants"
 #endif
 
+#ifndef FWD_WARP_SPLIT_KEYS
+#define FWD_WARP_SPLIT_KEYS 0
+#endif
+#if FWD_WARP_SPLIT_KEYS
+/* Split-key decode tile (fwd_splitk.cuh): the NUM_WARPS warps share the tile's WARP_ROWS query
+   rows and each takes a 1/NUM_WARPS slice of every key block (its own running max / sum / O),
+   merged through smem once at the end. Every decode shape then does 1/NUM_WARPS of a block's
+   math per warp, where the 64-row tiles left it all to the one or two warps with real rows. */
+#undef BLOCK_M
+#define BLOCK_M WARP_ROWS
+#define KEYS_PER_WARP (BLOCK_N / NUM_WARPS)
+#undef S_FRAGS
+#define S_FRAGS (KEYS_PER_WARP / MMA_N)           /* this warp's keys only */
+#undef K_STEPS_PV
+#define K_STEPS_PV (KEYS_PER_WARP / MMA_K)
+/* 8-bit d64 with 16 rows has fewer Q chunks than threads: the Q buffer is padded to one chunk per
+   thread (the extra rows are loaded, zero-filled past the sequence, and never read) */
+#if BLOCK_M * ROW_CHUNKS < NUM_THREADS
+#undef TILE_Q_ELEMS
+#define TILE_Q_ELEMS (NUM_THREADS * CHUNK_ELEMS)
+#undef Q_CHUNKS_PER_THREAD
+#define Q_CHUNKS_PER_THREAD 1
+#endif
+#if LEAN_2STAGE || FWD_PAGE_SUB || FWD_SKIP_IDLE_WARPS || FWD_LEAN_MASK || D_SPLIT != 1 || \
+    KEYS_PER_WARP % MMA_K != 0 || KEYS_PER_WARP % 16 != 0
+#error "split-key tiles: deep ring, general loader, whole O per CTA, k-steps of whole slices"
+#endif
+#if Q_CHUNKS_PER_THREAD * NUM_THREADS * CHUNK_ELEMS != TILE_Q_ELEMS || OUT_CHUNKS_PER_THREAD * NUM_THREADS != BLOCK_M * OUT_ROW_CHUNKS
+#error "split-key tiles: Q / output chunks must divide evenly over the threads"
+#endif
+#endif
+
 #if defined(FWD_E4M3) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 890
 /* e4m3 mma/cvt need sm_89: this arch's kernel is an empty body (check() refuses cc < 8.9). */
 #define FWD_ARCH_LACKS_E4M3 1
@@ -232,7 +264,7 @@ typedef uint16_t elem_t;
 #if IS_8BIT && !defined(FWD_E4M3)
 #define P_EXP_OFFSET 0.f
 #endif
-#if IS_8BIT && FWD_M_SLABS != 1
+#if IS_8BIT && FWD_M_SLABS != 1 && !FWD_WARP_SPLIT_KEYS /* split-key tiles: fwd_splitk.cuh stages past Q */
 #error "8-bit variants use 64-row tiles (the output staging reuses the Q and first K buffers)"
 #endif
 
@@ -1113,6 +1145,9 @@ static __device__ __forceinline__ void epilogue(const sm80_fwd_params *prm, cons
     }
 }
 
+#if FWD_WARP_SPLIT_KEYS
+#include "sm80/fwd_splitk.cuh"
+#else
 /* ---- Kernel --------------------------------------------------------------------------------- */
 __global__ void __launch_bounds__(NUM_THREADS, MIN_CTAS_PER_SM) FWD_KERNEL(const __grid_constant__ sm80_fwd_params prm)
 {
@@ -1241,6 +1276,8 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_CTAS_PER_SM) FWD_KERNEL(const
     epilogue(&prm, &c, O, m, l, mult, (uint16_t *)sQ, warp, lane, tid);
 #endif
 }
+
+#endif /* FWD_WARP_SPLIT_KEYS */
 
 /* ---- Launcher ------------------------------------------------------------------------------- */
 extern "C" cudaError_t FWD_NAME(const sm80_fwd_params *prm, int grid_m, int grid_h, int grid_z,

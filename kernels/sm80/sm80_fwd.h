@@ -75,6 +75,11 @@ SM80_DECLARE_FWD(flashc_sm80_fwd_f16_d64_m64_s4_pg)
 SM80_DECLARE_FWD(flashc_sm80_fwd_f16_d128_m64_s3_pg)
 SM80_DECLARE_FWD(flashc_sm80_fwd_bf16_d64_m64_s4_pg)
 SM80_DECLARE_FWD(flashc_sm80_fwd_bf16_d128_m64_s3_pg)
+/* split-key decode tiles (fwd_splitk.cuh: the 4 warps share the rows and split each key block) */
+SM80_DECLARE_FWD(flashc_sm80_fwd_f16_d64_m32_sk)
+SM80_DECLARE_FWD(flashc_sm80_fwd_f16_d128_m32_sk)
+SM80_DECLARE_FWD(flashc_sm80_fwd_bf16_d64_m32_sk)
+SM80_DECLARE_FWD(flashc_sm80_fwd_bf16_d128_m32_sk)
 #if FLASHC_SM80_ENABLE_8BIT
 SM80_DECLARE_FWD(flashc_sm80_fwd_e4m3_d64_m64)
 SM80_DECLARE_FWD(flashc_sm80_fwd_e4m3_d128_m64)
@@ -90,6 +95,10 @@ SM80_DECLARE_FWD(flashc_sm80_fwd_e4m3_d64_m64_s8_pg)
 SM80_DECLARE_FWD(flashc_sm80_fwd_e4m3_d128_m64_s6_pg)
 SM80_DECLARE_FWD(flashc_sm80_fwd_int8_d64_m64_s8_pg)
 SM80_DECLARE_FWD(flashc_sm80_fwd_int8_d128_m64_s6_pg)
+SM80_DECLARE_FWD(flashc_sm80_fwd_e4m3_d64_m16_sk)
+SM80_DECLARE_FWD(flashc_sm80_fwd_e4m3_d128_m16_sk)
+SM80_DECLARE_FWD(flashc_sm80_fwd_int8_d64_m16_sk)
+SM80_DECLARE_FWD(flashc_sm80_fwd_int8_d128_m16_sk)
 #endif
 cudaError_t flashc_sm80_combine(const sm80_fwd_params *prm, cudaStream_t stream);
 #ifdef __cplusplus

@@ -57,6 +57,7 @@ typedef struct sm80_variant {
 #define SM80_KIND_DEEP 1
 #define SM80_KIND_DEEP_PAGE_SUB 2
 #define SM80_KIND_LEAN_MASK 3
+#define SM80_KIND_SPLIT_KEYS 4
 #define SM80_VARIANT_NAMED(dtype, dd, mm, kind, name) {dtype, dd, mm, kind, name, name##_smem_bytes, name##_block_n}
 #define SM80_VARIANT(dtype, dt, dd, mm) SM80_VARIANT_NAMED(dtype, dd, mm, SM80_KIND_PLAIN, flashc_sm80_fwd_##dt##_d##dd##_m##mm)
 #define SM80_VARIANT_N(dtype, dt, dd, mm, nn) \
@@ -72,6 +73,16 @@ typedef struct sm80_variant {
    the lean mask for both (no measurable non-causal cost). */
 #define SM80_VARIANT_N_LM(dtype, dt, dd, mm, nn) \
     SM80_VARIANT_NAMED(dtype, dd, mm, SM80_KIND_LEAN_MASK, flashc_sm80_fwd_##dt##_d##dd##_m##mm##_n##nn##_lm)
+/* Split-key decode tiles (fwd_splitk.cuh, sm_90 like the deep rings): BLOCK_M rows shared by the
+   4 warps, each warp a quarter of every key block, so a decode block's math is spread over all
+   warps instead of the one or two with real rows. Taken for rows <= BLOCK_M (16-bit: 32, 8-bit:
+   16), non-paged or with pages holding whole key blocks; page-sub pages go to the _pg variants,
+   other paged layouts to the 64-row deep ring (per-row page path). H200: 8-bit s_q 1 +48 %,
+   16-bit 32 rows +20 %; 16-bit rows <= 16 (one busy warp, already ~4.2 TB/s) were 1-2 % slower
+   on the 32-row tile, so they keep the 64-row deep ring. */
+#define SM80_SPLIT_KEYS_MIN_ROWS_16BIT 16
+#define SM80_VARIANT_SK(dtype, dt, dd, mm) \
+    SM80_VARIANT_NAMED(dtype, dd, mm, SM80_KIND_SPLIT_KEYS, flashc_sm80_fwd_##dt##_d##dd##_m##mm##_sk)
 /* Per (dtype, head dim): preferred first (larger tile, then deeper ring; a page-sub variant before
    its twin). The 8-warp 128-row tiles (_n<keys>: d128 128 x 128, d256 128 x 64; H200 bf16 prefill
    +2-7 % and +4-15 % over the 4-warp ones) need 160 / 192 KB of smem: where the opt-in is smaller
@@ -79,12 +90,14 @@ typedef struct sm80_variant {
 static const sm80_variant k_variants[] = {
     SM80_VARIANT(FLASHC_DTYPE_F16, f16, 64, 128),
     SM80_VARIANT_DEEP_PG(FLASHC_DTYPE_F16, f16, 64, 64, 4),
+    SM80_VARIANT_SK(FLASHC_DTYPE_F16, f16, 64, 32),
     SM80_VARIANT_DEEP(FLASHC_DTYPE_F16, f16, 64, 64, 4),
     SM80_VARIANT(FLASHC_DTYPE_F16, f16, 64, 64),
     SM80_VARIANT_N_LM(FLASHC_DTYPE_F16, f16, 128, 128, 128),
     SM80_VARIANT_N(FLASHC_DTYPE_F16, f16, 128, 128, 128),
     SM80_VARIANT(FLASHC_DTYPE_F16, f16, 128, 128),
     SM80_VARIANT_DEEP_PG(FLASHC_DTYPE_F16, f16, 128, 64, 3),
+    SM80_VARIANT_SK(FLASHC_DTYPE_F16, f16, 128, 32),
     SM80_VARIANT_DEEP(FLASHC_DTYPE_F16, f16, 128, 64, 3),
     SM80_VARIANT(FLASHC_DTYPE_F16, f16, 128, 64),
     SM80_VARIANT_N_LM(FLASHC_DTYPE_F16, f16, 256, 128, 64),
@@ -92,22 +105,24 @@ static const sm80_variant k_variants[] = {
     SM80_VARIANT(FLASHC_DTYPE_F16, f16, 256, 64),
     SM80_VARIANT(FLASHC_DTYPE_BF16, bf16, 64, 128),
     SM80_VARIANT_DEEP_PG(FLASHC_DTYPE_BF16, bf16, 64, 64, 4),
+    SM80_VARIANT_SK(FLASHC_DTYPE_BF16, bf16, 64, 32),
     SM80_VARIANT_DEEP(FLASHC_DTYPE_BF16, bf16, 64, 64, 4),
     SM80_VARIANT(FLASHC_DTYPE_BF16, bf16, 64, 64),
     SM80_VARIANT_N_LM(FLASHC_DTYPE_BF16, bf16, 128, 128, 128),
     SM80_VARIANT_N(FLASHC_DTYPE_BF16, bf16, 128, 128, 128),
     SM80_VARIANT(FLASHC_DTYPE_BF16, bf16, 128, 128),
     SM80_VARIANT_DEEP_PG(FLASHC_DTYPE_BF16, bf16, 128, 64, 3),
+    SM80_VARIANT_SK(FLASHC_DTYPE_BF16, bf16, 128, 32),
     SM80_VARIANT_DEEP(FLASHC_DTYPE_BF16, bf16, 128, 64, 3),
     SM80_VARIANT(FLASHC_DTYPE_BF16, bf16, 128, 64),
     SM80_VARIANT_N_LM(FLASHC_DTYPE_BF16, bf16, 256, 128, 64),
     SM80_VARIANT_N(FLASHC_DTYPE_BF16, bf16, 256, 128, 64),
     SM80_VARIANT(FLASHC_DTYPE_BF16, bf16, 256, 64),
 #if FLASHC_SM80_ENABLE_8BIT
-    SM80_VARIANT_DEEP_PG(FLASHC_DTYPE_FP8_E4M3, e4m3, 64, 64, 8), SM80_VARIANT_DEEP(FLASHC_DTYPE_FP8_E4M3, e4m3, 64, 64, 8),
-    SM80_VARIANT_DEEP_PG(FLASHC_DTYPE_FP8_E4M3, e4m3, 128, 64, 6), SM80_VARIANT_DEEP(FLASHC_DTYPE_FP8_E4M3, e4m3, 128, 64, 6),
-    SM80_VARIANT_DEEP_PG(FLASHC_DTYPE_INT8, int8, 64, 64, 8),     SM80_VARIANT_DEEP(FLASHC_DTYPE_INT8, int8, 64, 64, 8),
-    SM80_VARIANT_DEEP_PG(FLASHC_DTYPE_INT8, int8, 128, 64, 6),    SM80_VARIANT_DEEP(FLASHC_DTYPE_INT8, int8, 128, 64, 6),
+    SM80_VARIANT_DEEP_PG(FLASHC_DTYPE_FP8_E4M3, e4m3, 64, 64, 8), SM80_VARIANT_SK(FLASHC_DTYPE_FP8_E4M3, e4m3, 64, 16), SM80_VARIANT_DEEP(FLASHC_DTYPE_FP8_E4M3, e4m3, 64, 64, 8),
+    SM80_VARIANT_DEEP_PG(FLASHC_DTYPE_FP8_E4M3, e4m3, 128, 64, 6), SM80_VARIANT_SK(FLASHC_DTYPE_FP8_E4M3, e4m3, 128, 16), SM80_VARIANT_DEEP(FLASHC_DTYPE_FP8_E4M3, e4m3, 128, 64, 6),
+    SM80_VARIANT_DEEP_PG(FLASHC_DTYPE_INT8, int8, 64, 64, 8),     SM80_VARIANT_SK(FLASHC_DTYPE_INT8, int8, 64, 16), SM80_VARIANT_DEEP(FLASHC_DTYPE_INT8, int8, 64, 64, 8),
+    SM80_VARIANT_DEEP_PG(FLASHC_DTYPE_INT8, int8, 128, 64, 6),    SM80_VARIANT_SK(FLASHC_DTYPE_INT8, int8, 128, 16), SM80_VARIANT_DEEP(FLASHC_DTYPE_INT8, int8, 128, 64, 6),
     SM80_VARIANT(FLASHC_DTYPE_FP8_E4M3, e4m3, 64, 64), SM80_VARIANT(FLASHC_DTYPE_FP8_E4M3, e4m3, 128, 64),
     SM80_VARIANT(FLASHC_DTYPE_INT8, int8, 64, 64),     SM80_VARIANT(FLASHC_DTYPE_INT8, int8, 128, 64),
     SM80_VARIANT(FLASHC_DTYPE_FP8_E4M3, e4m3, 256, 64), SM80_VARIANT(FLASHC_DTYPE_INT8, int8, 256, 64),
@@ -137,12 +152,17 @@ static int page_sub_shift(const flashc_problem *p, int block_n)
    shared memory allows. Returns 0 if none. */
 static int pick_variant(const flashc_problem *p, const flashc_device_info *dev, long long rows, sm80_plan *pl)
 {
+    const int is8 = p->in_dtype == FLASHC_DTYPE_FP8_E4M3 || p->in_dtype == FLASHC_DTYPE_INT8;
     for (int i = 0; i < SM80_NUM_VARIANTS; ++i) {
         const sm80_variant *v = &k_variants[i];
         if (v->dt != p->in_dtype || v->d != p->d) continue;
         if (v->kind == SM80_KIND_LEAN_MASK && !p->causal && p->window_left < 0 && p->window_right < 0) continue;
         /* deep rings: the page-sub variant exactly when pages split its key blocks */
-        const int deep = v->kind == SM80_KIND_DEEP || v->kind == SM80_KIND_DEEP_PAGE_SUB;
+        const int deep = v->kind == SM80_KIND_DEEP || v->kind == SM80_KIND_DEEP_PAGE_SUB || v->kind == SM80_KIND_SPLIT_KEYS;
+        if (v->kind == SM80_KIND_SPLIT_KEYS &&
+            (rows > v->block_m || (!is8 && rows <= SM80_SPLIT_KEYS_MIN_ROWS_16BIT) ||
+             (p->kv_layout == FLASHC_KV_PAGED && p->page_size % v->block_n() != 0)))
+            continue;
         const int sub = deep ? page_sub_shift(p, v->block_n()) : 0;
         if (deep && (v->kind == SM80_KIND_DEEP_PAGE_SUB) != (sub > 0)) continue;
         if (v->block_m > SM80_SMALL_TILE_M && rows < SM80_BIG_TILE_MIN_ROWS) continue;

@@ -808,6 +808,27 @@ static void feature_cases(flashc_dtype dt, int d)
     c = base_case(dt, d); c.b = 3; c.kv = KV_PAGED; c.page_size = 16; c.sq = 2; c.hq = 8; c.hkv = 2;
     { int lk[3] = {1500, 3, 2100}; memcpy(c.seqlens_k, lk, sizeof lk); }
     named(&c, "decode paged ps16"); run_case(c);
+    /* sm80 split-key decode tiles (sm_90; rows = s_q x group: 16-bit 17..32, 8-bit <= 16): odd key
+       counts (a partly masked last block in one warp's slice only), pages holding whole key blocks,
+       seqused_k, windows, score transforms, no split-KV */
+    {
+        const int is8 = dt == FLASHC_DTYPE_FP8_E4M3 || dt == FLASHC_DTYPE_INT8, g = is8 ? 4 : 8;
+        c = base_case(dt, d); c.b = 3; c.sq = is8 ? 1 : 3; c.sk = 4097; c.hkv = 4; c.hq = 4 * g;
+        named(&c, "decode splitk sk4097"); run_case(c);
+        c = base_case(dt, d); c.b = 3; c.kv = KV_PAGED; c.page_size = 256; c.sq = is8 ? 2 : 4; c.hkv = 2; c.hq = 2 * g;
+        c.causal = 1;
+        { int lk[3] = {1500, 3, 2100}; memcpy(c.seqlens_k, lk, sizeof lk); }
+        named(&c, "decode splitk paged ps256 causal"); run_case(c);
+        c = base_case(dt, d); c.b = 3; c.sq = 3; c.sk = 1777; c.hkv = 1; c.hq = g; c.seqused = 1; c.causal = 1; c.wl = 300;
+        named(&c, "decode splitk seqused window"); run_case(c);
+        c = base_case(dt, d); c.b = 2; c.sq = is8 ? 1 : 3; c.sk = 999; c.hkv = 2; c.hq = 2 * g; c.softcap = 6.0f;
+        c.alibi = ALIBI_BH; c.bias = BIAS_FULL;
+        named(&c, "decode splitk softcap alibi bias"); run_case(c);
+        c = base_case(dt, d); c.b = 2; c.sq = is8 ? 4 : 4; c.sk = 1333; c.hkv = 2; c.hq = 2 * g; c.causal = 1; c.extra = 1;
+        named(&c, "decode splitk causal extra"); run_case(c);
+        c = base_case(dt, d); c.b = 8; c.sq = is8 ? 2 : 3; c.sk = 150; c.hkv = 4; c.hq = 4 * g; c.out_dt = FLASHC_DTYPE_F16;
+        named(&c, "decode splitk sk150 no split"); run_case(c);
+    }
     /* pages of 8 and 32 keys: whole pages inside a key block (sm80's page-sub variants) */
     for (int ps = 8; ps <= 32; ps *= 4) {
         c = base_case(dt, d); c.b = 3; c.kv = KV_PAGED; c.page_size = ps; c.sq = 1; c.hq = 8; c.hkv = 2;

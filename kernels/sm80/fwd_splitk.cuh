@@ -1,0 +1,411 @@
+/*
+ * sm80 split-key decode tile (FWD_WARP_SPLIT_KEYS): the kernel body, included by fwd_kernel.cuh in
+ * place of the row-split one. Every warp holds the same WARP_ROWS query rows (Q, masks, output
+ * rows all use warp 0's row mapping) and the keys [warp * KEYS_PER_WARP, +KEYS_PER_WARP) of each
+ * key block, with its own running max m, sum l and O over the CTA's key range. At the end the
+ * warps' states are merged through smem with weights 2^(m_w - m) (the split-KV combine's algebra),
+ * and warp w finalises O columns [w * OQ * 8, +OQ * 8) of the tile.
+ * Why: in the 64-row decode tiles only warps with real rows compute (s_q x group rows of 64), so a
+ * block's whole QK / softmax / PV sat on one (8-bit, s_q 1) or two (s_q 4, group 8) warps; here
+ * each block's math is spread over all four.
+ */
+
+/* ---- Per-warp key slice: transform + mask, 8-bit PV --------------------------------------- */
+/* score_transform for this warp's slice, whose first key is j0 (rows: warp 0's mapping). */
+static __device__ __forceinline__ void sk_score_transform(const sm80_fwd_params *prm, const fwd_ctx *c,
+                                                          float S[M_SLABS][S_FRAGS][4], int j0, int lane,
+                                                          int need_mask)
+{
+    const flashc_problem *p = &prm->p;
+    const int transform = prm->transform;
+#pragma unroll
+    for (int rr = 0; rr < ROWS_PER_THREAD; ++rr) {
+        const int sl = rr >> 1, k = rr & 1;
+        const fwd_row ri = row_info(prm, c, 0, lane, rr);
+        const int64_t bias_off = (int64_t)c->bi * p->bias_stride[0] + (int64_t)ri.h * p->bias_stride[1] +
+                                 (int64_t)ri.i * p->bias_stride[2];
+        const float slope =
+            p->alibi ? p->alibi[(int64_t)c->bi * p->alibi_stride[0] + (int64_t)ri.h * p->alibi_stride[1]] : 0.f;
+#pragma unroll
+        for (int f = 0; f < S_FRAGS; ++f) {
+#pragma unroll
+            for (int e2 = 0; e2 < 2; ++e2) {
+                const int e = 2 * k + e2;
+                const int j = j0 + f * MMA_N + 2 * (lane & 3) + e2;
+                float x = S[sl][f][e];
+                if (transform) {
+#if IS_8BIT
+                    x *= p->softmax_scale * c->qk_descale;
+#else
+                    x *= p->softmax_scale;
+#endif
+                    if (p->softcap != 0.f) x = apply_softcap(x, p->softcap, prm->inv_softcap);
+                    if (p->bias && ri.valid && j < c->seqlen_k)
+                        x += load_as_f32(p->bias, bias_off + (int64_t)j * p->bias_stride[3], p->bias_dtype);
+                    if (p->alibi) x += alibi_term(slope, ri.i, j, c->diag);
+                    x *= FLASHC_LOG2E;
+                }
+                if (need_mask && !key_visible(ri.i, j, c->seqlen_k, c->diag, p->window_left, p->window_right))
+                    x = -INFINITY;
+                S[sl][f][e] = x;
+            }
+        }
+    }
+}
+
+#if IS_8BIT
+/* compute_pv (8-bit) over this warp's keys: its V^T chunks start at kc0 (the swizzle XORs chunk
+   bits, so the slice is selected by chunk index, not by a byte offset). */
+static __device__ __forceinline__ void sk_compute_pv(const float S[M_SLABS][S_FRAGS][4], float O[M_SLABS][O_FRAGS][4],
+                                                     uint32_t sVt_addr, int lane, int kc0)
+{
+#pragma unroll
+    for (int kk = 0; kk < K_STEPS_PV; ++kk) {
+        uint32_t a[M_SLABS][4];
+#pragma unroll
+        for (int sl = 0; sl < M_SLABS; ++sl) {
+#pragma unroll
+            for (int hf = 0; hf < 2; ++hf) {
+                const int j = kk * (MMA_K / MMA_N) + 2 * hf;
+                uint32_t w_g = pack_p2(S[sl][j][0], S[sl][j][1]) | (pack_p2(S[sl][j + 1][0], S[sl][j + 1][1]) << 16);
+                uint32_t w_g8 = pack_p2(S[sl][j][2], S[sl][j][3]) | (pack_p2(S[sl][j + 1][2], S[sl][j + 1][3]) << 16);
+                a[sl][2 * hf] = p_to_a_order(w_g, lane);
+                a[sl][2 * hf + 1] = p_to_a_order(w_g8, lane);
+            }
+        }
+#pragma unroll
+        for (int dd = 0; dd < O_FRAGS / 2; ++dd) {
+            uint32_t b[4];
+            int row = dd * 2 * MMA_N + (lane % LDSM_ROWS) + (lane / (2 * LDSM_ROWS)) * LDSM_ROWS;
+            int ch = kc0 + kk * CHUNKS_PER_K_STEP + ((lane / LDSM_ROWS) & 1);
+            ldmatrix_sync_aligned_m8n8_x4_shared_b16(b, sVt_addr + swz_vt(row, ch) * ELEM_BYTES);
+#pragma unroll
+            for (int sl = 0; sl < M_SLABS; ++sl) {
+                PV_MMA(O[sl][2 * dd], a[sl], b[0], b[1]);
+                PV_MMA(O[sl][2 * dd + 1], a[sl], b[2], b[3]);
+            }
+        }
+    }
+}
+#endif
+
+/* ---- Lean K/V loader (non-paged) ------------------------------------------------------------ */
+/* The general loader redoes every chunk's 64-bit index math, the paging test and (8-bit) the V^T
+   alignment / page test per chunk: about half of the split-key 8-bit tile's per-block instructions.
+   Non-paged K/V are addressed from per-CTA bases (K row j and, 16-bit, V row j at base + j * row
+   stride; 8-bit V^T key j of dim row r at base + r * v_stride[2] + j); the caller checked that every
+   V^T chunk start is 16-byte aligned (sk_fast_ok), so no chunk needs the gather path. */
+typedef struct sk_bases {
+    const elem_t *k, *v;
+} sk_bases;
+
+static __device__ __forceinline__ sk_bases sk_cta_bases(const sm80_fwd_params *prm, const fwd_ctx *c)
+{
+    const flashc_problem *p = &prm->p;
+    sk_bases b;
+    b.k = (const elem_t *)p->k + (int64_t)c->bi * p->k_stride[0] + (int64_t)c->hk * p->k_stride[2] +
+          (int64_t)c->k_off * p->k_stride[1];
+#if IS_8BIT
+    b.v = (const elem_t *)p->v + (int64_t)c->bi * p->v_stride[0] + (int64_t)c->hk * p->v_stride[1] + c->k_off;
+#else
+    b.v = (const elem_t *)p->v + (int64_t)c->bi * p->v_stride[0] + (int64_t)c->hk * p->v_stride[2] +
+          (int64_t)c->k_off * p->v_stride[1];
+#endif
+    return b;
+}
+
+static __device__ __forceinline__ int sk_fast_ok(const sm80_fwd_params *prm, sk_bases b)
+{
+    const flashc_problem *p = &prm->p;
+#if IS_8BIT
+    return p->kv_layout != FLASHC_KV_PAGED && ((uintptr_t)b.v & (CP_ASYNC_CHUNK_BYTES - 1)) == 0 &&
+           (p->v_stride[2] & (CP_ASYNC_CHUNK_BYTES - 1)) == 0;
+#else
+    return p->kv_layout != FLASHC_KV_PAGED;
+#endif
+}
+
+static __device__ __forceinline__ void sk_load_kv_fast(const sm80_fwd_params *prm, const fwd_ctx *c, sk_bases b,
+                                                       elem_t *sK, elem_t *sV, int n, int tid)
+{
+    const flashc_problem *p = &prm->p;
+    const int j0 = n * BLOCK_N;
+    {
+        const int row0 = tid / ROW_CHUNKS, ch = tid % ROW_CHUNKS;
+        const int64_t ks = p->k_stride[1];
+        const elem_t *kb = b.k + (int64_t)(j0 + row0) * ks + ch * CHUNK_ELEMS;
+#if !IS_8BIT
+        const int64_t vs = p->v_stride[1];
+        const elem_t *vb = b.v + (int64_t)(j0 + row0) * vs + ch * CHUNK_ELEMS;
+#endif
+#pragma unroll
+        for (int it = 0; it < KV_CHUNKS_PER_THREAD; ++it) {
+            const int row = row0 + it * (NUM_THREADS / ROW_CHUNKS);
+            const uint32_t bytes = j0 + row < c->seqlen_k ? CP_ASYNC_CHUNK_BYTES : 0;
+            cp_async_cg_shared_global_16(cvta_to_shared_u32(sK + swz(row, ch)),
+                                         kb + (int64_t)(it * (NUM_THREADS / ROW_CHUNKS)) * ks, bytes);
+#if !IS_8BIT
+            cp_async_cg_shared_global_16(cvta_to_shared_u32(sV + swz(row, ch)),
+                                         vb + (int64_t)(it * (NUM_THREADS / ROW_CHUNKS)) * vs, bytes);
+#endif
+        }
+    }
+#if IS_8BIT
+    {
+        const int dr0 = tid / VT_ROW_CHUNKS, ch = tid % VT_ROW_CHUNKS;
+        const int64_t rs = p->v_stride[2];
+        const int j = j0 + ch * CHUNK_ELEMS;
+        const int keys = min(max(c->seqlen_k - j, 0), CHUNK_ELEMS);
+        const elem_t *vb = b.v + (int64_t)dr0 * rs + j;
+#pragma unroll
+        for (int it = 0; it < VT_CHUNKS_PER_THREAD; ++it) {
+            const int dr = dr0 + it * (NUM_THREADS / VT_ROW_CHUNKS);
+            cp_async_cg_shared_global_16(cvta_to_shared_u32(sV + swz_vt(dr, ch)),
+                                         vb + (int64_t)(it * (NUM_THREADS / VT_ROW_CHUNKS)) * rs,
+                                         (uint32_t)keys * ELEM_BYTES);
+        }
+    }
+#endif
+}
+#if NUM_THREADS % ROW_CHUNKS != 0 || (IS_8BIT && NUM_THREADS % VT_ROW_CHUNKS != 0)
+#error "split-key lean loader: a thread's chunk column must stay fixed across its copies"
+#endif
+
+/* ---- Merge of the warps' states, then the epilogue ----------------------------------------- */
+#define SK_OQ (O_FRAGS / NUM_WARPS)               /* O fragments each warp finalises */
+#if O_FRAGS % NUM_WARPS != 0
+#error "split-key tiles: O columns must split evenly over the warps"
+#endif
+/* smem after the K/V loop (all copies waited for): the output staging tile at 0 (over Q, and for
+   8-bit past it), then per warp its O fragments (lane-major float4: conflict-free), m and l. */
+#define SK_STAGE_BYTES (BLOCK_M * D_OUT * 2)
+#define SK_PART_OFF (((TILE_Q_ELEMS * ELEM_BYTES > SK_STAGE_BYTES ? TILE_Q_ELEMS * ELEM_BYTES : SK_STAGE_BYTES) + 15) / 16 * 16)
+#define SK_PART_O_BYTES (NUM_WARPS * M_SLABS * O_FRAGS * 32 * 16)
+#define SK_PART_ML_BYTES (2 * NUM_WARPS * ROWS_PER_THREAD * 32 * 4)
+#if SK_PART_OFF + SK_PART_O_BYTES + SK_PART_ML_BYTES > SMEM_BYTES
+#error "split-key tiles: the merge area does not fit the tile's smem"
+#endif
+
+static __device__ __forceinline__ void sk_merge_epilogue(const sm80_fwd_params *prm, const fwd_ctx *c,
+                                                         const float O[M_SLABS][O_FRAGS][4],
+                                                         const float m[ROWS_PER_THREAD], const float l[ROWS_PER_THREAD],
+                                                         float mult, char *smem_bytes, int warp, int lane, int tid)
+{
+    const flashc_problem *p = &prm->p;
+    float4 *part_o = (float4 *)(smem_bytes + SK_PART_OFF);                  /* [w][sl][o][lane] */
+    float *part_m = (float *)(smem_bytes + SK_PART_OFF + SK_PART_O_BYTES); /* [w][rr][lane] */
+    float *part_l = part_m + NUM_WARPS * ROWS_PER_THREAD * 32;
+#pragma unroll
+    for (int sl = 0; sl < M_SLABS; ++sl)
+#pragma unroll
+        for (int o = 0; o < O_FRAGS; ++o)
+            part_o[((warp * M_SLABS + sl) * O_FRAGS + o) * 32 + lane] =
+                make_float4(O[sl][o][0], O[sl][o][1], O[sl][o][2], O[sl][o][3]);
+#pragma unroll
+    for (int rr = 0; rr < ROWS_PER_THREAD; ++rr) {
+        part_m[(warp * ROWS_PER_THREAD + rr) * 32 + lane] = m[rr];
+        part_l[(warp * ROWS_PER_THREAD + rr) * 32 + lane] = l[rr];
+    }
+    __syncthreads();
+
+    /* per row: the joint max, each warp's weight 2^(m_w - max) (0 for a warp that saw no key of
+       the row), the joint thread-partial sum */
+    float wgt[NUM_WARPS][ROWS_PER_THREAD], mj[ROWS_PER_THREAD], lj[ROWS_PER_THREAD];
+#pragma unroll
+    for (int rr = 0; rr < ROWS_PER_THREAD; ++rr) {
+        float mw[NUM_WARPS], mx = -INFINITY;
+#pragma unroll
+        for (int w = 0; w < NUM_WARPS; ++w) {
+            mw[w] = part_m[(w * ROWS_PER_THREAD + rr) * 32 + lane];
+            mx = fmaxf(mx, mw[w]);
+        }
+        const float ms = mx == -INFINITY ? 0.f : mx * mult;
+        float sum = 0.f;
+#pragma unroll
+        for (int w = 0; w < NUM_WARPS; ++w) {
+            wgt[w][rr] = ex2_approx_ftz_f32(mw[w] * mult - ms);
+            sum += wgt[w][rr] * part_l[(w * ROWS_PER_THREAD + rr) * 32 + lane];
+        }
+        mj[rr] = mx;
+        lj[rr] = sum;
+    }
+    /* this warp's O columns, summed over the warps */
+    float Of[M_SLABS][SK_OQ][4];
+#pragma unroll
+    for (int sl = 0; sl < M_SLABS; ++sl)
+#pragma unroll
+        for (int q = 0; q < SK_OQ; ++q) {
+            Of[sl][q][0] = Of[sl][q][1] = Of[sl][q][2] = Of[sl][q][3] = 0.f;
+#pragma unroll
+            for (int w = 0; w < NUM_WARPS; ++w) {
+                const float4 v = part_o[((w * M_SLABS + sl) * O_FRAGS + warp * SK_OQ + q) * 32 + lane];
+                Of[sl][q][0] = fmaf(wgt[w][2 * sl], v.x, Of[sl][q][0]);
+                Of[sl][q][1] = fmaf(wgt[w][2 * sl], v.y, Of[sl][q][1]);
+                Of[sl][q][2] = fmaf(wgt[w][2 * sl + 1], v.z, Of[sl][q][2]);
+                Of[sl][q][3] = fmaf(wgt[w][2 * sl + 1], v.w, Of[sl][q][3]);
+            }
+        }
+
+    float inv[ROWS_PER_THREAD], lse[ROWS_PER_THREAD];
+#pragma unroll
+    for (int k = 0; k < ROWS_PER_THREAD; ++k) {
+        float sum = quad_sum(lj[k]);
+#if IS_8BIT
+        inv[k] = sum > 0.f ? c->v_descale / sum : 0.f;
+        lse[k] = sum > 0.f ? (mj[k] * mult + log2f(sum) - P_EXP_OFFSET) * FLASHC_LN2 : -INFINITY;
+#else
+        inv[k] = sum > 0.f ? 1.f / sum : 0.f;
+        lse[k] = sum > 0.f ? (mj[k] * mult + log2f(sum)) * FLASHC_LN2 : -INFINITY;
+#endif
+    }
+    const int t = lane & 3;
+    const int col0 = warp * SK_OQ * MMA_N; /* this warp's first O column */
+
+    if (prm->num_splits > 1) {
+#pragma unroll
+        for (int k = 0; k < ROWS_PER_THREAD; ++k) {
+            const fwd_row ri = row_info(prm, c, 0, lane, k);
+            if (!ri.valid) continue;
+            int64_t grow = (p->q_varlen ? (int64_t)c->q_off : (int64_t)c->bi * p->s_q) + ri.i;
+            float *dst = prm->ws_o + (((int64_t)c->split * p->total_q + grow) * p->h_q + ri.h) * D + col0;
+#pragma unroll
+            for (int q = 0; q < SK_OQ; ++q) {
+                float2 v = make_float2(Of[k >> 1][q][2 * (k & 1)] * inv[k], Of[k >> 1][q][2 * (k & 1) + 1] * inv[k]);
+                *(float2 *)(dst + q * MMA_N + 2 * t) = v;
+            }
+            if (t == 0 && warp == 0) prm->ws_lse[((int64_t)c->split * p->h_q + ri.h) * p->total_q + grow] = lse[k];
+        }
+        return;
+    }
+
+    uint16_t *sO = (uint16_t *)smem_bytes; /* disjoint from the merge area: no barrier needed */
+#pragma unroll
+    for (int k = 0; k < ROWS_PER_THREAD; ++k) {
+        const int row = acc_row(0, lane, k);
+#pragma unroll
+        for (int q = 0; q < SK_OQ; ++q) {
+            const int col = col0 + q * MMA_N + 2 * t;
+            uint32_t v = pack_output(Of[k >> 1][q][2 * (k & 1)] * inv[k], Of[k >> 1][q][2 * (k & 1) + 1] * inv[k],
+                                     p->out_dtype);
+            *(uint32_t *)(sO + swz_o(row, col / OUT_CHUNK_ELEMS) + col % OUT_CHUNK_ELEMS) = v;
+        }
+        if (p->lse && t == 0 && warp == 0) {
+            const fwd_row ri = row_info(prm, c, 0, lane, k);
+            if (ri.valid)
+                p->lse[(int64_t)c->bi * p->lse_stride[0] + (int64_t)ri.h * p->lse_stride[1] + c->q_off + ri.i] = lse[k];
+        }
+    }
+    __syncthreads();
+    uint16_t *out = (uint16_t *)p->o;
+#pragma unroll
+    for (int it = 0; it < OUT_CHUNKS_PER_THREAD; ++it) {
+        int idx = tid + it * NUM_THREADS;
+        int row = idx / OUT_ROW_CHUNKS, ch = idx % OUT_ROW_CHUNKS;
+        int r = c->m0 + row;
+        if (r >= c->m_rows) continue;
+        int i = r / c->group;
+        uint16_t *dst = out + (int64_t)c->bi * p->o_stride[0] + (int64_t)(c->q_off + i) * p->o_stride[1] +
+                        (int64_t)row_head(prm, c, r) * p->o_stride[2] + ch * OUT_CHUNK_ELEMS;
+        *(uint4 *)dst = *(const uint4 *)(sO + swz_o(row, ch));
+    }
+}
+
+/* ---- Kernel --------------------------------------------------------------------------------- */
+__global__ void __launch_bounds__(NUM_THREADS, MIN_CTAS_PER_SM) FWD_KERNEL(const __grid_constant__ sm80_fwd_params prm)
+{
+#if defined(FWD_ARCH_LACKS_E4M3) || defined(FWD_ARCH_SKIPPED)
+    return;
+#else
+    extern __shared__ __align__(128) elem_t smem[];
+    elem_t *sQ = smem;
+    elem_t *sK = sQ + TILE_Q_ELEMS;                    /* STAGES K tiles */
+    elem_t *sV = sK + STAGES * TILE_KV_ELEMS;          /* STAGES V tiles (8-bit: V^T, d x BLOCK_N) */
+    const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
+
+    fwd_ctx c;
+    setup_ctx(&prm, &c);
+    if (c.m0 >= c.m_rows) return;
+    int b_lo, b_hi;
+    key_block_range(&prm, &c, &b_lo, &b_hi);
+
+    float O[M_SLABS][O_FRAGS][4];
+    float m[ROWS_PER_THREAD], l[ROWS_PER_THREAD];
+#pragma unroll
+    for (int sl = 0; sl < M_SLABS; ++sl)
+#pragma unroll
+        for (int o = 0; o < O_FRAGS; ++o) O[sl][o][0] = O[sl][o][1] = O[sl][o][2] = O[sl][o][3] = 0.f;
+#pragma unroll
+    for (int k = 0; k < ROWS_PER_THREAD; ++k) m[k] = -INFINITY, l[k] = 0.f;
+#if IS_8BIT
+    const float mult = prm.transform ? 1.f : prm.scale_log2 * c.qk_descale;
+#else
+    const float mult = prm.transform ? 1.f : prm.scale_log2;
+#endif
+    const uint32_t sQ_addr = cvta_to_shared_u32(sQ);
+    const int count = b_hi - b_lo;
+    const int kw = warp * KEYS_PER_WARP; /* this warp's first key within a block */
+
+    if (count > 0) {
+#if Q_IN_REGS
+        uint32_t qf[K_STEPS_QK][4];
+#endif
+        const sk_bases kvb = sk_cta_bases(&prm, &c);
+        const int fast = sk_fast_ok(&prm, kvb);
+        /* Prologue: Q and the first STAGES-1 key blocks (highest first), one group each. */
+        load_q_tile(&prm, &c, sQ, tid);
+#pragma unroll
+        for (int s = 0; s < STAGES - 1; ++s) {
+            if (s < count && fast)
+                sk_load_kv_fast(&prm, &c, kvb, sK + s * TILE_KV_ELEMS, sV + s * TILE_KV_ELEMS, b_hi - 1 - s, tid);
+            else if (s < count)
+                load_kv_tile(&prm, &c, sK + s * TILE_KV_ELEMS, sV + s * TILE_KV_ELEMS, b_hi - 1 - s, tid,
+                             prefetch_page_id(&prm, &c, b_hi - 1 - s, warp, lane));
+            cp_async_commit_group();
+        }
+        int page_ids = STAGES - 1 < count ? prefetch_page_id(&prm, &c, b_hi - STAGES, warp, lane) : 0;
+        for (int it = 0; it < count; ++it) {
+            const int n = b_hi - 1 - it, stage = it % STAGES;
+            CP_ASYNC_WAIT_GROUP(STAGES - 2);
+            __syncthreads();
+            {
+                int nxt = it + STAGES - 1;
+                if (nxt < count && fast) {
+                    int ns = nxt % STAGES;
+                    sk_load_kv_fast(&prm, &c, kvb, sK + ns * TILE_KV_ELEMS, sV + ns * TILE_KV_ELEMS, b_hi - 1 - nxt, tid);
+                } else if (nxt < count) {
+                    int ns = nxt % STAGES;
+                    load_kv_tile(&prm, &c, sK + ns * TILE_KV_ELEMS, sV + ns * TILE_KV_ELEMS, b_hi - 1 - nxt, tid,
+                                 page_ids);
+                }
+                cp_async_commit_group();
+                if (nxt + 1 < count) page_ids = prefetch_page_id(&prm, &c, b_hi - 2 - nxt, warp, lane);
+            }
+#if Q_IN_REGS
+            if (it == 0) {
+#pragma unroll
+                for (int kk = 0; kk < K_STEPS_QK; ++kk) load_q_frag(qf[kk], sQ_addr, 0, lane, kk, 0);
+            }
+#endif
+            float S[M_SLABS][S_FRAGS][4];
+            /* K rows kw.. of the stage: kw is a multiple of 8, so the row swizzle is unchanged */
+            compute_qk(S,
+#if Q_IN_REGS
+                       qf,
+#endif
+                       sQ_addr, cvta_to_shared_u32(sK + stage * TILE_KV_ELEMS + kw * D), 0, lane);
+            const int need_mask = block_needs_mask(&prm, &c, n);
+            if (prm.transform || need_mask) sk_score_transform(&prm, &c, S, n * BLOCK_N + kw, lane, need_mask);
+            online_softmax(S, O, m, l, mult);
+#if IS_8BIT
+            sk_compute_pv(S, O, cvta_to_shared_u32(sV + stage * TILE_KV_ELEMS), lane, kw / CHUNK_ELEMS);
+#else
+            compute_pv(S, O, cvta_to_shared_u32(sV + stage * TILE_KV_ELEMS + kw * D), lane);
+#endif
+        }
+    }
+    /* No copy may still target smem, and every warp is past its last ldmatrix of Q/K/V. */
+    CP_ASYNC_WAIT_GROUP(0);
+    __syncthreads();
+    sk_merge_epilogue(&prm, &c, O, m, l, mult, (char *)smem, warp, lane, tid);
+#endif
+}
