@@ -163,7 +163,9 @@ FLASHC_API flashc_tensor flashc_make_tensor(void *data, flashc_dtype dtype, int3
 FLASHC_API flashc_status flashc_attention_check(const flashc_attention_params *p);
 
 /* Bytes of device workspace flashc_attention_forward needs for *p (0 when none). The answer
-   depends only on shapes, dtypes and the backend/device, never on data. */
+   depends only on shapes, dtypes and the backend/device, never on data. Non-zero for split-KV
+   (decode-shaped problems on the portable path) and for the tail split of long non-causal
+   problems on the Hopper path (17 MB for head dim 128 on a 132-SM H200). */
 FLASHC_API flashc_status flashc_attention_workspace_size(const flashc_attention_params *p,
                                                          size_t *bytes);
 
