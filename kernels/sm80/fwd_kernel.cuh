@@ -33,6 +33,12 @@
  *                 d64 +106 / +24 / +4 % at 512 / 2k / 8k, d128 +21 / +7 %, d256 +7 / +3 %. The 4-warp
  *                 d128 x 2-slab tile spilled 8 bytes with it and the decode variants were not
  *                 measured with it, so they keep the general path
+ *   FWD_FAST_KV_ONLY optional (default 0): the _f twins of d64 m128 and d128 m128_n128, which the
+ *                 host takes only when kv_fast_ok holds (non-paged, equal K/V strides): the key
+ *                 loop's general-loader branch is compiled out. Never executed there, it still cost
+ *                 the schedule of the whole kernel: H200 bf16 non-causal +0.7-1.6 %, d64 causal
+ *                 +1.7-4.3 % without it (the prologue keeps its runtime test: that is the code
+ *                 measured; compiling it out too changes the schedule again)
  * Every runtime feature (causal/window, softcap, bias, ALiBi, GQA packing, varlen, paged KV,
  * seqused_k, LSE, split-KV) is a CTA-uniform branch, so one variant serves all of them.
  *
@@ -138,6 +144,9 @@ typedef uint16_t elem_t;
 #endif
 #ifndef FWD_LEAN_MASK
 #define FWD_LEAN_MASK 0                           /* see the variant list at the top */
+#endif
+#ifndef FWD_FAST_KV_ONLY
+#define FWD_FAST_KV_ONLY 0                        /* see the variant list at the top */
 #endif
 #if defined(FWD_MIN_ARCH) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ < FWD_MIN_ARCH
 #define FWD_ARCH_SKIPPED 1                        /* empty body: the host never picks it here */
@@ -1227,7 +1236,7 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_CTAS_PER_SM) FWD_KERNEL(const
                 if (nxt < count) {
                     int ns = nxt % STAGES;
 #if LEAN_2STAGE
-                    if (kv_fast_ok(&prm))
+                    if (FWD_FAST_KV_ONLY || kv_fast_ok(&prm))
                         load_kv_tile_fast(&prm, &c, kvb, cvta_to_shared_u32(sK + ns * TILE_KV_ELEMS),
                                           cvta_to_shared_u32(sV + ns * TILE_KV_ELEMS), b_hi - 1 - nxt, tid);
                     else

@@ -58,6 +58,7 @@ typedef struct sm80_variant {
 #define SM80_KIND_DEEP_PAGE_SUB 2
 #define SM80_KIND_LEAN_MASK 3
 #define SM80_KIND_SPLIT_KEYS 4
+#define SM80_KIND_FAST_KV 5
 #define SM80_VARIANT_NAMED(dtype, dd, mm, kind, name) {dtype, dd, mm, kind, name, name##_smem_bytes, name##_block_n}
 #define SM80_VARIANT(dtype, dt, dd, mm) SM80_VARIANT_NAMED(dtype, dd, mm, SM80_KIND_PLAIN, flashc_sm80_fwd_##dt##_d##dd##_m##mm)
 #define SM80_VARIANT_N(dtype, dt, dd, mm, nn) \
@@ -81,6 +82,11 @@ typedef struct sm80_variant {
    16-bit 32 rows +20 %; 16-bit rows <= 16 (one busy warp, already ~4.2 TB/s) were 1-2 % slower
    on the 32-row tile, so they keep the 64-row deep ring. */
 #define SM80_SPLIT_KEYS_MIN_ROWS_16BIT 16
+/* Fast-loader-only twins (FWD_FAST_KV_ONLY, _f) of d64 m128 and d128 m128_n128 (its non-causal
+   kernel), taken when the kernel's kv_fast_ok holds (fast_kv_ok below): the general K/V loader,
+   never run there, cost the schedule of the whole kernel 0.7-4 % (H200 bf16, docs/sm80.md
+   prefill80c). Paged or unequal-stride prefill keeps the general tiles. */
+#define SM80_VARIANT_F(dtype, dd, mm, name) {dtype, dd, mm, SM80_KIND_FAST_KV, name, name##_smem_bytes, name##_block_n}
 #define SM80_VARIANT_SK(dtype, dt, dd, mm) \
     SM80_VARIANT_NAMED(dtype, dd, mm, SM80_KIND_SPLIT_KEYS, flashc_sm80_fwd_##dt##_d##dd##_m##mm##_sk)
 /* Per (dtype, head dim): preferred first (larger tile, then deeper ring; a page-sub variant before
@@ -88,12 +94,14 @@ typedef struct sm80_variant {
    +2-7 % and +4-15 % over the 4-warp ones) need 160 / 192 KB of smem: where the opt-in is smaller
    (sm_86/89: 99 KB; A100: 163 KB, for d256) the 4-warp tile after them is taken. */
 static const sm80_variant k_variants[] = {
+    SM80_VARIANT_F(FLASHC_DTYPE_F16, 64, 128, flashc_sm80_fwd_f16_d64_m128_f),
     SM80_VARIANT(FLASHC_DTYPE_F16, f16, 64, 128),
     SM80_VARIANT_DEEP_PG(FLASHC_DTYPE_F16, f16, 64, 64, 4),
     SM80_VARIANT_SK(FLASHC_DTYPE_F16, f16, 64, 32),
     SM80_VARIANT_DEEP(FLASHC_DTYPE_F16, f16, 64, 64, 4),
     SM80_VARIANT(FLASHC_DTYPE_F16, f16, 64, 64),
     SM80_VARIANT_N_LM(FLASHC_DTYPE_F16, f16, 128, 128, 128),
+    SM80_VARIANT_F(FLASHC_DTYPE_F16, 128, 128, flashc_sm80_fwd_f16_d128_m128_n128_f),
     SM80_VARIANT_N(FLASHC_DTYPE_F16, f16, 128, 128, 128),
     SM80_VARIANT(FLASHC_DTYPE_F16, f16, 128, 128),
     SM80_VARIANT_DEEP_PG(FLASHC_DTYPE_F16, f16, 128, 64, 3),
@@ -103,12 +111,14 @@ static const sm80_variant k_variants[] = {
     SM80_VARIANT_N_LM(FLASHC_DTYPE_F16, f16, 256, 128, 64),
     SM80_VARIANT_N(FLASHC_DTYPE_F16, f16, 256, 128, 64),
     SM80_VARIANT(FLASHC_DTYPE_F16, f16, 256, 64),
+    SM80_VARIANT_F(FLASHC_DTYPE_BF16, 64, 128, flashc_sm80_fwd_bf16_d64_m128_f),
     SM80_VARIANT(FLASHC_DTYPE_BF16, bf16, 64, 128),
     SM80_VARIANT_DEEP_PG(FLASHC_DTYPE_BF16, bf16, 64, 64, 4),
     SM80_VARIANT_SK(FLASHC_DTYPE_BF16, bf16, 64, 32),
     SM80_VARIANT_DEEP(FLASHC_DTYPE_BF16, bf16, 64, 64, 4),
     SM80_VARIANT(FLASHC_DTYPE_BF16, bf16, 64, 64),
     SM80_VARIANT_N_LM(FLASHC_DTYPE_BF16, bf16, 128, 128, 128),
+    SM80_VARIANT_F(FLASHC_DTYPE_BF16, 128, 128, flashc_sm80_fwd_bf16_d128_m128_n128_f),
     SM80_VARIANT_N(FLASHC_DTYPE_BF16, bf16, 128, 128, 128),
     SM80_VARIANT(FLASHC_DTYPE_BF16, bf16, 128, 128),
     SM80_VARIANT_DEEP_PG(FLASHC_DTYPE_BF16, bf16, 128, 64, 3),
@@ -148,6 +158,15 @@ static int page_sub_shift(const flashc_problem *p, int block_n)
     return 0;
 }
 
+/* fwd_kernel.cuh's kv_fast_ok on the host: non-paged K/V, a block's row offsets fit 32 bits, equal
+   row strides (d >= 128 keeps one K base for V too: all strides equal). */
+static int fast_kv_ok(const flashc_problem *p, int block_n)
+{
+    return p->kv_layout != FLASHC_KV_PAGED && p->k_stride[1] == p->v_stride[1] &&
+           p->k_stride[1] <= INT32_MAX / block_n &&
+           (p->d < 128 || (p->k_stride[0] == p->v_stride[0] && p->k_stride[2] == p->v_stride[2]));
+}
+
 /* Largest tile (listed first) for the dtype and head dim that the rows warrant and the device's
    shared memory allows. Returns 0 if none. */
 static int pick_variant(const flashc_problem *p, const flashc_device_info *dev, long long rows, sm80_plan *pl)
@@ -157,6 +176,7 @@ static int pick_variant(const flashc_problem *p, const flashc_device_info *dev, 
         const sm80_variant *v = &k_variants[i];
         if (v->dt != p->in_dtype || v->d != p->d) continue;
         if (v->kind == SM80_KIND_LEAN_MASK && !p->causal && p->window_left < 0 && p->window_right < 0) continue;
+        if (v->kind == SM80_KIND_FAST_KV && !fast_kv_ok(p, v->block_n())) continue;
         /* deep rings: the page-sub variant exactly when pages split its key blocks */
         const int deep = v->kind == SM80_KIND_DEEP || v->kind == SM80_KIND_DEEP_PAGE_SUB || v->kind == SM80_KIND_SPLIT_KEYS;
         if (v->kind == SM80_KIND_SPLIT_KEYS &&

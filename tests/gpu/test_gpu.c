@@ -796,6 +796,12 @@ static void feature_cases(flashc_dtype dt, int d)
         snprintf(what, sizeof what, "paged ps%d%s", page_sizes[i], c.causal ? " causal" : "");
         named(&c, what); run_case(c);
     }
+    /* paged prefill with 128-row tiles: the general-loader prefill tiles (contiguous K/V takes the
+       fast-loader-only twins) */
+    c = base_case(dt, d); c.b = 2; c.kv = KV_PAGED; c.page_size = 64; c.hq = 4; c.hkv = 2; c.sq = 150;
+    { int lk[2] = {333, 190}; memcpy(c.seqlens_k, lk, sizeof lk); }
+    named(&c, "paged prefill ps64"); run_case(c);
+    c.causal = 1; named(&c, "paged prefill ps64 causal"); run_case(c);
     /* decode: few queries over a long cache (split-KV, GQA packing) */
     for (int sq = 1; sq <= 8; sq += g_quick ? 7 : 3) {
         c = base_case(dt, d); c.b = 2; c.sq = sq; c.sk = 2049; c.hq = 8; c.hkv = 1; c.causal = sq > 1;
