@@ -35,10 +35,9 @@
  *                 measured with it, so they keep the general path
  *   FWD_FAST_KV_ONLY optional (default 0): the _f twins of d64 m128 and d128 m128_n128, which the
  *                 host takes only when kv_fast_ok holds (non-paged, equal K/V strides): the key
- *                 loop's general-loader branch is compiled out. Never executed there, it still cost
- *                 the schedule of the whole kernel: H200 bf16 non-causal +0.7-1.6 %, d64 causal
- *                 +1.7-4.3 % without it (the prologue keeps its runtime test: that is the code
- *                 measured; compiling it out too changes the schedule again)
+ *                 loop's and the prologue's general-loader branches are compiled out. Never executed
+ *                 there, they still cost the schedule of the whole kernel: H200 bf16 non-causal
+ *                 +2.1-3.4 % (d128), +2.1-2.3 % (d64), d64 causal +2.4-4.5 % without them
  * Every runtime feature (causal/window, softcap, bias, ALiBi, GQA packing, varlen, paged KV,
  * seqused_k, LSE, split-KV) is a CTA-uniform branch, so one variant serves all of them.
  *
@@ -1209,7 +1208,7 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_CTAS_PER_SM) FWD_KERNEL(const
         for (int s = 0; s < STAGES - 1; ++s) {
             if (s < count) {
 #if LEAN_2STAGE
-                if (kv_fast_ok(&prm))
+                if (FWD_FAST_KV_ONLY || kv_fast_ok(&prm))
                     load_kv_tile_fast(&prm, &c, kvb, cvta_to_shared_u32(sK + s * TILE_KV_ELEMS),
                                       cvta_to_shared_u32(sV + s * TILE_KV_ELEMS), b_hi - 1 - s, tid);
                 else
