@@ -864,9 +864,11 @@ static __device__ __forceinline__ void compute_qk(float S[M_SLABS][S_FRAGS][4],
     }
 }
 
-/* Scores -> log2 units with softcap / bias / ALiBi (when present), and the mask (when needed). */
+/* Scores -> log2 units with softcap / bias / ALiBi (when present), and the mask (when needed).
+   j0: key of the scores' first column (block n: n * BLOCK_N; a split-key warp adds its slice);
+   row_warp: the warp whose accumulator rows S holds (split-key tiles: every warp has warp 0's). */
 static __device__ __forceinline__ void score_transform(const sm80_fwd_params *prm, const fwd_ctx *c,
-                                                       float S[M_SLABS][S_FRAGS][4], int n, int warp, int lane,
+                                                       float S[M_SLABS][S_FRAGS][4], int j0, int row_warp, int lane,
                                                        int need_mask)
 {
     const flashc_problem *p = &prm->p;
@@ -874,7 +876,7 @@ static __device__ __forceinline__ void score_transform(const sm80_fwd_params *pr
 #pragma unroll
     for (int rr = 0; rr < ROWS_PER_THREAD; ++rr) {
         const int sl = rr >> 1, k = rr & 1;
-        const fwd_row ri = row_info(prm, c, warp, lane, rr);
+        const fwd_row ri = row_info(prm, c, row_warp, lane, rr);
         const int64_t bias_off = (int64_t)c->bi * p->bias_stride[0] + (int64_t)ri.h * p->bias_stride[1] +
                                  (int64_t)ri.i * p->bias_stride[2];
         const float slope =
@@ -884,7 +886,7 @@ static __device__ __forceinline__ void score_transform(const sm80_fwd_params *pr
 #pragma unroll
             for (int e2 = 0; e2 < 2; ++e2) {
                 const int e = 2 * k + e2;
-                const int j = n * BLOCK_N + f * MMA_N + 2 * (lane & 3) + e2;
+                const int j = j0 + f * MMA_N + 2 * (lane & 3) + e2;
                 float x = S[sl][f][e];
                 if (transform) {
 #if IS_8BIT
@@ -1003,8 +1005,10 @@ static __device__ __forceinline__ uint32_t p_to_a_order(uint32_t w, int lane)
     return __byte_perm(x, y, t < 2 ? BYTE_PERM_LO_HALVES : BYTE_PERM_HI_HALVES);
 }
 
-static __device__ __forceinline__ void compute_pv(const float S[M_SLABS][S_FRAGS][4], float O[M_SLABS][O_FRAGS][4],
-                                                  uint32_t sVt_addr, int lane)
+/* kc0: first V^T chunk of the keys S covers (0; a split-key warp's slice: the swizzle XORs chunk
+   bits, so the slice is selected by chunk index, not by a byte offset). */
+static __device__ __forceinline__ void compute_pv_vt(const float S[M_SLABS][S_FRAGS][4], float O[M_SLABS][O_FRAGS][4],
+                                                     uint32_t sVt_addr, int lane, int kc0)
 {
 #pragma unroll
     for (int kk = 0; kk < K_STEPS_PV; ++kk) {
@@ -1025,7 +1029,7 @@ static __device__ __forceinline__ void compute_pv(const float S[M_SLABS][S_FRAGS
             /* V^T matrices: (d 0-7, keys 0-15), (d 0-7, keys 16-31), (d 8-15, keys 0-15), (d 8-15, keys 16-31) */
             uint32_t b[4];
             int row = dd * 2 * MMA_N + (lane % LDSM_ROWS) + (lane / (2 * LDSM_ROWS)) * LDSM_ROWS;
-            int ch = kk * CHUNKS_PER_K_STEP + ((lane / LDSM_ROWS) & 1);
+            int ch = kc0 + kk * CHUNKS_PER_K_STEP + ((lane / LDSM_ROWS) & 1);
             ldmatrix_sync_aligned_m8n8_x4_shared_b16(b, sVt_addr + swz_vt(row, ch) * ELEM_BYTES);
 #pragma unroll
             for (int sl = 0; sl < M_SLABS; ++sl) {
@@ -1034,6 +1038,11 @@ static __device__ __forceinline__ void compute_pv(const float S[M_SLABS][S_FRAGS
             }
         }
     }
+}
+static __device__ __forceinline__ void compute_pv(const float S[M_SLABS][S_FRAGS][4], float O[M_SLABS][O_FRAGS][4],
+                                                  uint32_t sVt_addr, int lane)
+{
+    compute_pv_vt(S, O, sVt_addr, lane, 0);
 }
 #else
 static __device__ __forceinline__ void compute_pv(const float S[M_SLABS][S_FRAGS][4], float O[M_SLABS][O_FRAGS][4],
@@ -1268,10 +1277,10 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_CTAS_PER_SM) FWD_KERNEL(const
                        sQ_addr, cvta_to_shared_u32(sK + stage * TILE_KV_ELEMS), warp, lane);
             int need_mask = block_needs_mask(&prm, &c, n);
 #if FWD_LEAN_MASK
-            if (prm.transform) score_transform(&prm, &c, S, n, warp, lane, need_mask);
+            if (prm.transform) score_transform(&prm, &c, S, n * BLOCK_N, warp, lane, need_mask);
             else if (need_mask) mask_scores(&prm, &c, S, n, warp, lane);
 #else
-            if (prm.transform || need_mask) score_transform(&prm, &c, S, n, warp, lane, need_mask);
+            if (prm.transform || need_mask) score_transform(&prm, &c, S, n * BLOCK_N, warp, lane, need_mask);
 #endif
             online_softmax(S, O, m, l, mult);
             compute_pv(S, O, cvta_to_shared_u32(sV + stage * TILE_KV_ELEMS), lane);

@@ -10,85 +10,6 @@
  * each block's math is spread over all four.
  */
 
-/* ---- Per-warp key slice: transform + mask, 8-bit PV --------------------------------------- */
-/* score_transform for this warp's slice, whose first key is j0 (rows: warp 0's mapping). */
-static __device__ __forceinline__ void sk_score_transform(const sm80_fwd_params *prm, const fwd_ctx *c,
-                                                          float S[M_SLABS][S_FRAGS][4], int j0, int lane,
-                                                          int need_mask)
-{
-    const flashc_problem *p = &prm->p;
-    const int transform = prm->transform;
-#pragma unroll
-    for (int rr = 0; rr < ROWS_PER_THREAD; ++rr) {
-        const int sl = rr >> 1, k = rr & 1;
-        const fwd_row ri = row_info(prm, c, 0, lane, rr);
-        const int64_t bias_off = (int64_t)c->bi * p->bias_stride[0] + (int64_t)ri.h * p->bias_stride[1] +
-                                 (int64_t)ri.i * p->bias_stride[2];
-        const float slope =
-            p->alibi ? p->alibi[(int64_t)c->bi * p->alibi_stride[0] + (int64_t)ri.h * p->alibi_stride[1]] : 0.f;
-#pragma unroll
-        for (int f = 0; f < S_FRAGS; ++f) {
-#pragma unroll
-            for (int e2 = 0; e2 < 2; ++e2) {
-                const int e = 2 * k + e2;
-                const int j = j0 + f * MMA_N + 2 * (lane & 3) + e2;
-                float x = S[sl][f][e];
-                if (transform) {
-#if IS_8BIT
-                    x *= p->softmax_scale * c->qk_descale;
-#else
-                    x *= p->softmax_scale;
-#endif
-                    if (p->softcap != 0.f) x = apply_softcap(x, p->softcap, prm->inv_softcap);
-                    if (p->bias && ri.valid && j < c->seqlen_k)
-                        x += load_as_f32(p->bias, bias_off + (int64_t)j * p->bias_stride[3], p->bias_dtype);
-                    if (p->alibi) x += alibi_term(slope, ri.i, j, c->diag);
-                    x *= FLASHC_LOG2E;
-                }
-                if (need_mask && !key_visible(ri.i, j, c->seqlen_k, c->diag, p->window_left, p->window_right))
-                    x = -INFINITY;
-                S[sl][f][e] = x;
-            }
-        }
-    }
-}
-
-#if IS_8BIT
-/* compute_pv (8-bit) over this warp's keys: its V^T chunks start at kc0 (the swizzle XORs chunk
-   bits, so the slice is selected by chunk index, not by a byte offset). */
-static __device__ __forceinline__ void sk_compute_pv(const float S[M_SLABS][S_FRAGS][4], float O[M_SLABS][O_FRAGS][4],
-                                                     uint32_t sVt_addr, int lane, int kc0)
-{
-#pragma unroll
-    for (int kk = 0; kk < K_STEPS_PV; ++kk) {
-        uint32_t a[M_SLABS][4];
-#pragma unroll
-        for (int sl = 0; sl < M_SLABS; ++sl) {
-#pragma unroll
-            for (int hf = 0; hf < 2; ++hf) {
-                const int j = kk * (MMA_K / MMA_N) + 2 * hf;
-                uint32_t w_g = pack_p2(S[sl][j][0], S[sl][j][1]) | (pack_p2(S[sl][j + 1][0], S[sl][j + 1][1]) << 16);
-                uint32_t w_g8 = pack_p2(S[sl][j][2], S[sl][j][3]) | (pack_p2(S[sl][j + 1][2], S[sl][j + 1][3]) << 16);
-                a[sl][2 * hf] = p_to_a_order(w_g, lane);
-                a[sl][2 * hf + 1] = p_to_a_order(w_g8, lane);
-            }
-        }
-#pragma unroll
-        for (int dd = 0; dd < O_FRAGS / 2; ++dd) {
-            uint32_t b[4];
-            int row = dd * 2 * MMA_N + (lane % LDSM_ROWS) + (lane / (2 * LDSM_ROWS)) * LDSM_ROWS;
-            int ch = kc0 + kk * CHUNKS_PER_K_STEP + ((lane / LDSM_ROWS) & 1);
-            ldmatrix_sync_aligned_m8n8_x4_shared_b16(b, sVt_addr + swz_vt(row, ch) * ELEM_BYTES);
-#pragma unroll
-            for (int sl = 0; sl < M_SLABS; ++sl) {
-                PV_MMA(O[sl][2 * dd], a[sl], b[0], b[1]);
-                PV_MMA(O[sl][2 * dd + 1], a[sl], b[2], b[3]);
-            }
-        }
-    }
-}
-#endif
-
 /* ---- Lean K/V loader (non-paged) ------------------------------------------------------------ */
 /* The general loader redoes every chunk's 64-bit index math, the paging test and (8-bit) the V^T
    alignment / page test per chunk: about half of the split-key 8-bit tile's per-block instructions.
@@ -394,10 +315,10 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_CTAS_PER_SM) FWD_KERNEL(const
 #endif
                        sQ_addr, cvta_to_shared_u32(sK + stage * TILE_KV_ELEMS + kw * D), 0, lane);
             const int need_mask = block_needs_mask(&prm, &c, n);
-            if (prm.transform || need_mask) sk_score_transform(&prm, &c, S, n * BLOCK_N + kw, lane, need_mask);
+            if (prm.transform || need_mask) score_transform(&prm, &c, S, n * BLOCK_N + kw, 0, lane, need_mask);
             online_softmax(S, O, m, l, mult);
 #if IS_8BIT
-            sk_compute_pv(S, O, cvta_to_shared_u32(sV + stage * TILE_KV_ELEMS), lane, kw / CHUNK_ELEMS);
+            compute_pv_vt(S, O, cvta_to_shared_u32(sV + stage * TILE_KV_ELEMS), lane, kw / CHUNK_ELEMS);
 #else
             compute_pv(S, O, cvta_to_shared_u32(sV + stage * TILE_KV_ELEMS + kw * D), lane);
 #endif
