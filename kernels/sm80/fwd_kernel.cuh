@@ -33,8 +33,8 @@
  *                 d64 +106 / +24 / +4 % at 512 / 2k / 8k, d128 +21 / +7 %, d256 +7 / +3 %. The 4-warp
  *                 d128 x 2-slab tile spilled 8 bytes with it and the decode variants were not
  *                 measured with it, so they keep the general path
- *   FWD_FAST_KV_ONLY optional (default 0): the _f twins of d64 m128 and d128 m128_n128, which the
- *                 host takes only when kv_fast_ok holds (non-paged, equal K/V strides): the key
+ *   FWD_FAST_KV_ONLY optional (default 0): the _f twins of d64 m128 and the 8-warp tiles (_lm_f: with the
+ *                 lean mask), taken only when kv_fast_ok holds (non-paged, equal K/V strides): the key
  *                 loop's and the prologue's general-loader branches are compiled out. Never executed
  *                 there, they still cost the schedule of the whole kernel: H200 bf16 non-causal
  *                 +2.1-3.4 % (d128), +2.1-2.3 % (d64), d64 causal +2.4-4.5 % without them

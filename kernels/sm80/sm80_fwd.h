@@ -70,6 +70,13 @@ SM80_DECLARE_FWD(flashc_sm80_fwd_f16_d64_m128_f)
 SM80_DECLARE_FWD(flashc_sm80_fwd_bf16_d64_m128_f)
 SM80_DECLARE_FWD(flashc_sm80_fwd_f16_d128_m128_n128_f)
 SM80_DECLARE_FWD(flashc_sm80_fwd_bf16_d128_m128_n128_f)
+SM80_DECLARE_FWD(flashc_sm80_fwd_f16_d256_m128_n64_f)
+SM80_DECLARE_FWD(flashc_sm80_fwd_bf16_d256_m128_n64_f)
+/* both (lean mask + fast loader only), for causal / windowed non-paged problems */
+SM80_DECLARE_FWD(flashc_sm80_fwd_f16_d128_m128_n128_lm_f)
+SM80_DECLARE_FWD(flashc_sm80_fwd_bf16_d128_m128_n128_lm_f)
+SM80_DECLARE_FWD(flashc_sm80_fwd_f16_d256_m128_n64_lm_f)
+SM80_DECLARE_FWD(flashc_sm80_fwd_bf16_d256_m128_n64_lm_f)
 /* deep K/V rings for decode (sm_90 only, see fwd_kernel.cuh FWD_STAGES) */
 SM80_DECLARE_FWD(flashc_sm80_fwd_f16_d64_m64_s4)
 SM80_DECLARE_FWD(flashc_sm80_fwd_f16_d128_m64_s3)

@@ -47,7 +47,7 @@ typedef struct sm80_plan {
 typedef struct sm80_variant {
     flashc_dtype dt;
     int d, block_m;
-    int kind;       /* SM80_KIND_*: plain, deep ring, deep ring page-sub (FWD_PAGE_SUB), lean-mask twin */
+    int kind;       /* SM80_KIND_*: plain, deep ring (page-sub), lean-mask / fast-loader twins, split keys */
     sm80_fwd_fn fn;
     int (*smem)(void);
     int (*block_n)(void);
@@ -59,6 +59,7 @@ typedef struct sm80_variant {
 #define SM80_KIND_LEAN_MASK 3
 #define SM80_KIND_SPLIT_KEYS 4
 #define SM80_KIND_FAST_KV 5
+#define SM80_KIND_LEAN_MASK_FAST_KV 6
 #define SM80_VARIANT_NAMED(dtype, dd, mm, kind, name) {dtype, dd, mm, kind, name, name##_smem_bytes, name##_block_n}
 #define SM80_VARIANT(dtype, dt, dd, mm) SM80_VARIANT_NAMED(dtype, dd, mm, SM80_KIND_PLAIN, flashc_sm80_fwd_##dt##_d##dd##_m##mm)
 #define SM80_VARIANT_N(dtype, dt, dd, mm, nn) \
@@ -82,11 +83,14 @@ typedef struct sm80_variant {
    16-bit 32 rows +20 %; 16-bit rows <= 16 (one busy warp, already ~4.2 TB/s) were 1-2 % slower
    on the 32-row tile, so they keep the 64-row deep ring. */
 #define SM80_SPLIT_KEYS_MIN_ROWS_16BIT 16
-/* Fast-loader-only twins (FWD_FAST_KV_ONLY, _f) of d64 m128 and d128 m128_n128 (its non-causal
-   kernel), taken when the kernel's kv_fast_ok holds (fast_kv_ok below): the general K/V loader,
-   never run there, cost the schedule of the whole kernel 0.7-4 % (H200 bf16, docs/sm80.md
-   prefill80c). Paged or unequal-stride prefill keeps the general tiles. */
+/* Fast-loader-only twins (FWD_FAST_KV_ONLY, _f) of d64 m128 and of the 8-warp tiles (their
+   non-causal kernels; _lm_f: their lean-mask kernels), taken when the kernel's kv_fast_ok holds
+   (fast_kv_ok below): the general K/V loader, never run there, cost the schedule of the whole
+   kernel 0.7-4 % (H200 bf16, docs/sm80.md prefill80c). Paged or unequal-stride prefill keeps the
+   general tiles (_lm for causal / windowed). */
 #define SM80_VARIANT_F(dtype, dd, mm, name) {dtype, dd, mm, SM80_KIND_FAST_KV, name, name##_smem_bytes, name##_block_n}
+#define SM80_VARIANT_LM_F(dtype, dd, mm, name) \
+    {dtype, dd, mm, SM80_KIND_LEAN_MASK_FAST_KV, name, name##_smem_bytes, name##_block_n}
 #define SM80_VARIANT_SK(dtype, dt, dd, mm) \
     SM80_VARIANT_NAMED(dtype, dd, mm, SM80_KIND_SPLIT_KEYS, flashc_sm80_fwd_##dt##_d##dd##_m##mm##_sk)
 /* Per (dtype, head dim): preferred first (larger tile, then deeper ring; a page-sub variant before
@@ -100,6 +104,7 @@ static const sm80_variant k_variants[] = {
     SM80_VARIANT_SK(FLASHC_DTYPE_F16, f16, 64, 32),
     SM80_VARIANT_DEEP(FLASHC_DTYPE_F16, f16, 64, 64, 4),
     SM80_VARIANT(FLASHC_DTYPE_F16, f16, 64, 64),
+    SM80_VARIANT_LM_F(FLASHC_DTYPE_F16, 128, 128, flashc_sm80_fwd_f16_d128_m128_n128_lm_f),
     SM80_VARIANT_N_LM(FLASHC_DTYPE_F16, f16, 128, 128, 128),
     SM80_VARIANT_F(FLASHC_DTYPE_F16, 128, 128, flashc_sm80_fwd_f16_d128_m128_n128_f),
     SM80_VARIANT_N(FLASHC_DTYPE_F16, f16, 128, 128, 128),
@@ -108,7 +113,9 @@ static const sm80_variant k_variants[] = {
     SM80_VARIANT_SK(FLASHC_DTYPE_F16, f16, 128, 32),
     SM80_VARIANT_DEEP(FLASHC_DTYPE_F16, f16, 128, 64, 3),
     SM80_VARIANT(FLASHC_DTYPE_F16, f16, 128, 64),
+    SM80_VARIANT_LM_F(FLASHC_DTYPE_F16, 256, 128, flashc_sm80_fwd_f16_d256_m128_n64_lm_f),
     SM80_VARIANT_N_LM(FLASHC_DTYPE_F16, f16, 256, 128, 64),
+    SM80_VARIANT_F(FLASHC_DTYPE_F16, 256, 128, flashc_sm80_fwd_f16_d256_m128_n64_f),
     SM80_VARIANT_N(FLASHC_DTYPE_F16, f16, 256, 128, 64),
     SM80_VARIANT(FLASHC_DTYPE_F16, f16, 256, 64),
     SM80_VARIANT_F(FLASHC_DTYPE_BF16, 64, 128, flashc_sm80_fwd_bf16_d64_m128_f),
@@ -117,6 +124,7 @@ static const sm80_variant k_variants[] = {
     SM80_VARIANT_SK(FLASHC_DTYPE_BF16, bf16, 64, 32),
     SM80_VARIANT_DEEP(FLASHC_DTYPE_BF16, bf16, 64, 64, 4),
     SM80_VARIANT(FLASHC_DTYPE_BF16, bf16, 64, 64),
+    SM80_VARIANT_LM_F(FLASHC_DTYPE_BF16, 128, 128, flashc_sm80_fwd_bf16_d128_m128_n128_lm_f),
     SM80_VARIANT_N_LM(FLASHC_DTYPE_BF16, bf16, 128, 128, 128),
     SM80_VARIANT_F(FLASHC_DTYPE_BF16, 128, 128, flashc_sm80_fwd_bf16_d128_m128_n128_f),
     SM80_VARIANT_N(FLASHC_DTYPE_BF16, bf16, 128, 128, 128),
@@ -125,7 +133,9 @@ static const sm80_variant k_variants[] = {
     SM80_VARIANT_SK(FLASHC_DTYPE_BF16, bf16, 128, 32),
     SM80_VARIANT_DEEP(FLASHC_DTYPE_BF16, bf16, 128, 64, 3),
     SM80_VARIANT(FLASHC_DTYPE_BF16, bf16, 128, 64),
+    SM80_VARIANT_LM_F(FLASHC_DTYPE_BF16, 256, 128, flashc_sm80_fwd_bf16_d256_m128_n64_lm_f),
     SM80_VARIANT_N_LM(FLASHC_DTYPE_BF16, bf16, 256, 128, 64),
+    SM80_VARIANT_F(FLASHC_DTYPE_BF16, 256, 128, flashc_sm80_fwd_bf16_d256_m128_n64_f),
     SM80_VARIANT_N(FLASHC_DTYPE_BF16, bf16, 256, 128, 64),
     SM80_VARIANT(FLASHC_DTYPE_BF16, bf16, 256, 64),
 #if FLASHC_SM80_ENABLE_8BIT
@@ -175,8 +185,10 @@ static int pick_variant(const flashc_problem *p, const flashc_device_info *dev, 
     for (int i = 0; i < SM80_NUM_VARIANTS; ++i) {
         const sm80_variant *v = &k_variants[i];
         if (v->dt != p->in_dtype || v->d != p->d) continue;
-        if (v->kind == SM80_KIND_LEAN_MASK && !p->causal && p->window_left < 0 && p->window_right < 0) continue;
-        if (v->kind == SM80_KIND_FAST_KV && !fast_kv_ok(p, v->block_n())) continue;
+        const int lean = v->kind == SM80_KIND_LEAN_MASK || v->kind == SM80_KIND_LEAN_MASK_FAST_KV;
+        const int fast = v->kind == SM80_KIND_FAST_KV || v->kind == SM80_KIND_LEAN_MASK_FAST_KV;
+        if (lean && !p->causal && p->window_left < 0 && p->window_right < 0) continue;
+        if (fast && !fast_kv_ok(p, v->block_n())) continue;
         /* deep rings: the page-sub variant exactly when pages split its key blocks */
         const int deep = v->kind == SM80_KIND_DEEP || v->kind == SM80_KIND_DEEP_PAGE_SUB || v->kind == SM80_KIND_SPLIT_KEYS;
         if (v->kind == SM80_KIND_SPLIT_KEYS &&

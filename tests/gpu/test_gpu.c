@@ -82,6 +82,7 @@ typedef struct tcase {
     int seqused;               /* pass seqused_k (always when paged) */
     int lse;
     int pad;                   /* padded row strides on q, k, v, out */
+    int vpad;                  /* padded row strides on v only (K/V strides differ) */
     int v_transposed;
     int extra;                 /* determinism and graph-capture checks */
 } tcase;
@@ -221,19 +222,19 @@ static int build_inputs(const tcase *tc, inputs *in, flashc_dtype dt)
         if (tc->v_transposed)
             ok |= alloc4(&in->v, dt, 4, in->num_pages, tc->hkv, d, ps, 0);
         else
-            ok |= alloc4(&in->v, dt, 4, in->num_pages, ps, tc->hkv, d, tc->pad);
+            ok |= alloc4(&in->v, dt, 4, in->num_pages, ps, tc->hkv, d, tc->pad || tc->vpad);
     } else if (tc->kv == KV_VARLEN) {
         ok |= alloc4(&in->k, dt, 3, in->total_k, tc->hkv, d, 0, tc->pad);
         if (tc->v_transposed)
             ok |= alloc4(&in->v, dt, 3, tc->hkv, d, in->total_k, 0, 0);
         else
-            ok |= alloc4(&in->v, dt, 3, in->total_k, tc->hkv, d, 0, tc->pad);
+            ok |= alloc4(&in->v, dt, 3, in->total_k, tc->hkv, d, 0, tc->pad || tc->vpad);
     } else {
         ok |= alloc4(&in->k, dt, 4, b, tc->sk, tc->hkv, d, tc->pad);
         if (tc->v_transposed)
             ok |= alloc4(&in->v, dt, 4, b, tc->hkv, d, tc->sk, 0);
         else
-            ok |= alloc4(&in->v, dt, 4, b, tc->sk, tc->hkv, d, tc->pad);
+            ok |= alloc4(&in->v, dt, 4, b, tc->sk, tc->hkv, d, tc->pad || tc->vpad);
     }
     if (ok) return -1;
     tu_tensor_fill_normal(&g_rng, &in->q, 0.0, 1.0);
@@ -802,6 +803,13 @@ static void feature_cases(flashc_dtype dt, int d)
     { int lk[2] = {333, 190}; memcpy(c.seqlens_k, lk, sizeof lk); }
     named(&c, "paged prefill ps64"); run_case(c);
     c.causal = 1; named(&c, "paged prefill ps64 causal"); run_case(c);
+    /* the same prefill, contiguous (fast-loader-only twins: _f, causal _lm_f) and with V's row stride
+       unlike K's (general tiles: plain, causal _lm) */
+    c.kv = KV_VARLEN; c.causal = 0; named(&c, "varlen prefill"); run_case(c);
+    c.causal = 1; named(&c, "varlen prefill causal"); run_case(c);
+    c.vpad = 1; c.causal = 0; named(&c, "varlen prefill v-padded"); run_case(c);
+    c.causal = 1; named(&c, "varlen prefill v-padded causal"); run_case(c);
+    c = base_case(dt, d); c.vpad = 1; c.sq = 150; c.sk = 170; c.wl = 60; c.wr = 0; named(&c, "v-padded window"); run_case(c);
     /* decode: few queries over a long cache (split-KV, GQA packing) */
     for (int sq = 1; sq <= 8; sq += g_quick ? 7 : 3) {
         c = base_case(dt, d); c.b = 2; c.sq = sq; c.sk = 2049; c.hq = 8; c.hkv = 1; c.causal = sq > 1;

@@ -1,0 +1,10 @@
+/* sm80 forward variant: f16 inputs, head dim 256, 128 query rows per CTA in 8 warps of 16 rows,
+   64-key tiles, fast K/V loader only (non-paged K/V with equal strides; see FWD_FAST_KV_ONLY). */
+#define FWD_BF16 0
+#define FWD_HEAD_DIM 256
+#define FWD_M_SLABS 1
+#define FWD_NUM_WARPS 8
+#define FWD_BLOCK_N 64
+#define FWD_NAME flashc_sm80_fwd_f16_d256_m128_n64_f
+#define FWD_FAST_KV_ONLY 1
+#include "sm80/fwd_kernel.cuh"
