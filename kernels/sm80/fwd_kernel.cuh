@@ -38,6 +38,10 @@
  *                 loop's and the prologue's general-loader branches are compiled out. Never executed
  *                 there, they still cost the schedule of the whole kernel: H200 bf16 non-causal
  *                 +2.1-3.4 % (d128), +2.1-2.3 % (d64), d64 causal +2.4-4.5 % without them
+ *   FWD_TILE_TIMING optional, dev only (default 0; CMake FLASHC_SM80_TILE_TIMING): thread 0 of each
+ *                 CTA stamps %globaltimer and clock64 at six points of the tile (see "Tile timing"
+ *                 below) into a buffer set through <FWD_NAME>_tile_timing(); 0 compiles every trace
+ *                 of it out, so default kernels are unchanged (issue #5, docs/sm80.md wiptime)
  * Every runtime feature (causal/window, softcap, bias, ALiBi, GQA packing, varlen, paged KV,
  * seqused_k, LSE, split-KV) is a CTA-uniform branch, so one variant serves all of them.
  *
@@ -281,6 +285,53 @@ typedef uint16_t elem_t;
 #define FWD_CAT2(a, b) a##b
 #define FWD_CAT(a, b) FWD_CAT2(a, b)
 #define FWD_KERNEL FWD_CAT(FWD_NAME, _kernel)
+
+/* ---- Tile timing (FWD_TILE_TIMING, dev only) -------------------------------------------------
+   Where the ~5 us per-tile fixed cost goes: per CTA, TT_WORDS u64 at CTA index (blockIdx.x fastest)
+   x TT_WORDS: [0..5] %globaltimer ns at TT_ENTRY .. TT_DRAINED, [6] smid, [7] key blocks,
+   [8..13] clock64 at the same points. Only thread 0 writes; stamps 1-5 follow a CTA-wide barrier
+   (the loop's own, or one added here in the timing build), so they time the whole CTA. The buffer
+   pointer is a per-variant __device__ global, reloaded at each stamp so that nothing extra stays
+   live across the key loop; a null pointer (the default) skips the stamps. */
+#ifndef FWD_TILE_TIMING
+#define FWD_TILE_TIMING 0
+#endif
+#if FWD_TILE_TIMING
+#include "ptx/timer.h"
+#define TT_WORDS 16
+#define TT_ENTRY 0      /* kernel entry */
+#define TT_FIRST 1      /* Q and the first K/V block landed (after the first loop barrier) */
+#define TT_LAST 2       /* start of the last key block (after its barrier) */
+#define TT_LOOP_DONE 3  /* every warp past its last PV (after the post-loop barrier) */
+#define TT_STORED 4     /* every thread has issued its O (and LSE) stores */
+#define TT_DRAINED 5    /* those stores are visible device-wide (__threadfence, then a barrier) */
+__device__ uint64_t *FWD_CAT(FWD_NAME, _tt_buf);
+static __device__ __forceinline__ uint64_t *tt_record(void)
+{
+    uint64_t *b = *(uint64_t *volatile *)&FWD_CAT(FWD_NAME, _tt_buf);
+    if (!b) return 0;
+    return b + ((uint64_t)blockIdx.x + (uint64_t)gridDim.x * (blockIdx.y + (uint64_t)gridDim.y * blockIdx.z)) * TT_WORDS;
+}
+static __device__ __forceinline__ void tt_stamp(int k)
+{
+    if (threadIdx.x != 0) return;
+    uint64_t *r = tt_record();
+    if (!r) return;
+    r[k] = globaltimer_u64();
+    r[8 + k] = (uint64_t)clock64();
+}
+static __device__ __forceinline__ void tt_info(int blocks)
+{
+    if (threadIdx.x != 0) return;
+    uint64_t *r = tt_record();
+    if (!r) return;
+    r[6] = smid_u32();
+    r[7] = (uint64_t)blocks;
+}
+#define TT_STAMP(k) tt_stamp(k)
+#else
+#define TT_STAMP(k) ((void)0)
+#endif
 
 /* Per-CTA coordinates, resolved once. */
 typedef struct fwd_ctx {
@@ -1171,6 +1222,7 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_CTAS_PER_SM) FWD_KERNEL(const
 #if defined(FWD_ARCH_LACKS_E4M3) || defined(FWD_ARCH_SKIPPED)
     return;
 #else
+    TT_STAMP(TT_ENTRY);
     extern __shared__ __align__(128) elem_t smem[];
     elem_t *sQ = smem;
     elem_t *sK = sQ + TILE_Q_ELEMS;                    /* STAGES K tiles */
@@ -1239,6 +1291,10 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_CTAS_PER_SM) FWD_KERNEL(const
             CP_ASYNC_WAIT_GROUP(STAGES - 2);
             /* Block `it` landed for every thread, and every warp is done with block it-1's buffers. */
             __syncthreads();
+#if FWD_TILE_TIMING
+            if (it == 0) TT_STAMP(TT_FIRST);
+            if (it == count - 1) TT_STAMP(TT_LAST);
+#endif
             {
                 int nxt = it + STAGES - 1;
                 if (nxt < count) {
@@ -1289,8 +1345,17 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_CTAS_PER_SM) FWD_KERNEL(const
     /* No copy may still target smem, and every warp is past its last ldmatrix of Q/K/V. */
     CP_ASYNC_WAIT_GROUP(0);
     __syncthreads();
+    TT_STAMP(TT_LOOP_DONE);
     /* the output tile (16-bit) is staged over Q and, for 8-bit inputs, the first K buffer */
     epilogue(&prm, &c, O, m, l, mult, (uint16_t *)sQ, warp, lane, tid);
+#if FWD_TILE_TIMING
+    __syncthreads();
+    TT_STAMP(TT_STORED);
+    __threadfence();
+    __syncthreads();
+    TT_STAMP(TT_DRAINED);
+    if (tid == 0) tt_info(count);
+#endif
 #endif
 }
 
@@ -1312,6 +1377,14 @@ extern "C" cudaError_t FWD_NAME(const sm80_fwd_params *prm, int grid_m, int grid
     return cudaGetLastError();
 }
 
+#if FWD_TILE_TIMING && !FWD_WARP_SPLIT_KEYS
+/* Dev only: sets (buf != NULL) or clears the tile-timing buffer of this variant (see "Tile
+   timing"); buf holds TT_WORDS u64 per CTA of the launches that follow, zeroed by the caller. */
+extern "C" __attribute__((visibility("default"))) cudaError_t FWD_CAT(FWD_NAME, _tile_timing)(void *buf)
+{
+    return cudaMemcpyToSymbol(FWD_CAT(FWD_NAME, _tt_buf), &buf, sizeof buf);
+}
+#endif
 extern "C" int FWD_CAT(FWD_NAME, _smem_bytes)(void) { return SMEM_BYTES; }
 extern "C" int FWD_CAT(FWD_NAME, _block_n)(void) { return BLOCK_N; }
 extern "C" int FWD_CAT(FWD_NAME, _block_m)(void) { return BLOCK_M; }
