@@ -9,7 +9,9 @@
    order); 8-bit calls use V^T (v_transposed = 1) and bf16 output; then bf16 pages of 8 and 32,
    the small-batch rows (b 8, h 64/8, s_k 4k/32k, s_q 1/4), b 64 h 32/8 4k and b 128 h 32/32
    4k/32k, each small one next to a device-to-device copy of half its K+V bytes (same DRAM
-   traffic: what a plain stream of those bytes achieves, launch included). Decode rows (s_q < 16)
+   traffic: what a plain stream of those bytes achieves, launch included); then fp8 and int8 rows
+   of b 8, h 64/8 (4k s_q 1/4, 32k s_q 4 contiguous and with pages of 64 / 256) and b 64, h 32/8,
+   8k, s_q 4. Decode rows (s_q < 16)
    print GB/s of K+V read. AB_ONLY_D=64|128|256 narrows the prefill grid, AB_SEQS=2048,16384 picks
    its sequence lengths (default 2k, 8k), AB_BACKEND=sm90|auto times that path instead of sm80.
    AB_GRAPH=1 times each library's call replayed from a CUDA graph (kernel time without the host's
@@ -238,6 +240,14 @@ int main(int argc, char **argv)
             shape_ex(L, nl, flush, 128, rows[r][3], 0, rows[r][0], rows[r][1], rows[r][2], rows[r][4], dts[0], 0, rows[r][3]);
             const double kv = 2.0 * rows[r][0] * rows[r][3] * rows[r][2] * 128 * 2;
             if (kv < 2e9 && (r == 0 || rows[r][3] != rows[r - 1][3])) copy_ref(flush, kv);
+        }
+        /* 8-bit small-batch rows (b 8, h 64/8: s_q 4 packs 32 rows per KV head), contiguous and
+           with pages of 64 / 256 keys, then b 64 h 32/8 8k s_q 4 (32 rows) */
+        static const int rows8[][3] = {{4096, 1, 0}, {4096, 4, 0}, {32768, 4, 0}, {32768, 4, 64}, {32768, 4, 256}};
+        for (int t = 1; t < 3; ++t) {
+            for (size_t r = 0; r < sizeof rows8 / sizeof rows8[0]; ++r)
+                shape_ex(L, nl, flush, 128, rows8[r][0], 0, 8, 64, 8, rows8[r][1], dts[t], rows8[r][2], rows8[r][0]);
+            shape_ex(L, nl, flush, 128, 8192, 0, 64, 32, 8, 4, dts[t], 0, 8192);
         }
         return 0;
     }

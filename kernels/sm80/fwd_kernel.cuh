@@ -217,7 +217,7 @@ typedef uint16_t elem_t;
 #define FWD_PAGE_SUB 0
 #endif
 #if FWD_PAGE_SUB && (LEAN_2STAGE || M_SLABS != 1)
-#error "page-sub variants are deep 64-row decode variants"
+#error "page-sub variants are deep decode variants of one slab per warp"
 #endif
 
 #ifndef FWD_WARP_SPLIT_KEYS
@@ -243,9 +243,9 @@ typedef uint16_t elem_t;
 #undef Q_CHUNKS_PER_THREAD
 #define Q_CHUNKS_PER_THREAD 1
 #endif
-#if LEAN_2STAGE || FWD_PAGE_SUB || FWD_SKIP_IDLE_WARPS || FWD_LEAN_MASK || D_SPLIT != 1 || \
+#if LEAN_2STAGE || (FWD_PAGE_SUB && !IS_8BIT) || FWD_SKIP_IDLE_WARPS || FWD_LEAN_MASK || D_SPLIT != 1 || \
     KEYS_PER_WARP % MMA_K != 0 || KEYS_PER_WARP % 16 != 0
-#error "split-key tiles: deep ring, general loader, whole O per CTA, k-steps of whole slices"
+#error "split-key tiles: deep ring, general (or 8-bit page-sub) loader, whole O per CTA, k-steps of whole slices"
 #endif
 #if Q_CHUNKS_PER_THREAD * NUM_THREADS * CHUNK_ELEMS != TILE_Q_ELEMS || OUT_CHUNKS_PER_THREAD * NUM_THREADS != BLOCK_M * OUT_ROW_CHUNKS
 #error "split-key tiles: Q / output chunks must divide evenly over the threads"

@@ -92,6 +92,59 @@ static __device__ __forceinline__ void sk_load_kv_fast(const sm80_fwd_params *pr
 #error "split-key lean loader: a thread's chunk column must stay fixed across its copies"
 #endif
 
+#if FWD_PAGE_SUB
+/* Page-sub twin (8-bit): pages of 2^k keys (k = page_sub_shift, 16-64 keys) split the 128-key block
+   and are packed as page_size rows (host: page_sub_shift), lanes 0.. of page_ids hold the block's
+   page ids (prefetch_page_id). K row r is virtual row (page << k) | (r & (2^k - 1)) from a per-CTA
+   head base; a V^T chunk (16 keys, one page) starts at its page's base plus the in-page key. The
+   host routes only V^T with 16-byte multiple strides here (the base is validated), so no chunk needs the gather path
+   that load_kv_tile_sub keeps (with it the e4m3 d128 tile spilled 4 bytes). */
+static __device__ __forceinline__ sk_bases sk_cta_bases_paged(const sm80_fwd_params *prm, const fwd_ctx *c)
+{
+    const flashc_problem *p = &prm->p;
+    sk_bases b;
+    b.k = (const elem_t *)p->k + (int64_t)c->hk * p->k_stride[2];
+    b.v = (const elem_t *)p->v + (int64_t)c->hk * p->v_stride[1];
+    return b;
+}
+
+static __device__ __forceinline__ void sk_load_kv_sub(const sm80_fwd_params *prm, const fwd_ctx *c, sk_bases b,
+                                                      elem_t *sK, elem_t *sV, int n, int tid, int page_ids)
+{
+    const flashc_problem *p = &prm->p;
+    const int shift = prm->page_sub_shift, mask = (1 << shift) - 1;
+    const int j0 = n * BLOCK_N;
+    {
+        const int row0 = tid / ROW_CHUNKS, ch = tid % ROW_CHUNKS;
+        const int64_t ks = p->k_stride[1];
+#pragma unroll
+        for (int it = 0; it < KV_CHUNKS_PER_THREAD; ++it) {
+            const int row = row0 + it * (NUM_THREADS / ROW_CHUNKS);
+            const int page = __shfl_sync(FLASHC_FULL_WARP_MASK, page_ids, row >> shift);
+            const int vrow = (page << shift) | (row & mask);
+            const uint32_t bytes = j0 + row < c->seqlen_k ? CP_ASYNC_CHUNK_BYTES : 0;
+            cp_async_cg_shared_global_16(cvta_to_shared_u32(sK + swz(row, ch)), b.k + (int64_t)vrow * ks + ch * CHUNK_ELEMS,
+                                         bytes);
+        }
+    }
+    {
+        const int dr0 = tid / VT_ROW_CHUNKS, ch = tid % VT_ROW_CHUNKS;
+        const int64_t rs = p->v_stride[2];
+        const int key = ch * CHUNK_ELEMS; /* the chunk's first key in the block */
+        const int keys = min(max(c->seqlen_k - (j0 + key), 0), CHUNK_ELEMS);
+        const int64_t page = __shfl_sync(FLASHC_FULL_WARP_MASK, page_ids, key >> shift);
+        const elem_t *vb = b.v + page * p->v_stride[0] + (key & mask) + (int64_t)dr0 * rs;
+#pragma unroll
+        for (int it = 0; it < VT_CHUNKS_PER_THREAD; ++it) {
+            const int dr = dr0 + it * (NUM_THREADS / VT_ROW_CHUNKS);
+            cp_async_cg_shared_global_16(cvta_to_shared_u32(sV + swz_vt(dr, ch)),
+                                         vb + (int64_t)(it * (NUM_THREADS / VT_ROW_CHUNKS)) * rs,
+                                         (uint32_t)keys * ELEM_BYTES);
+        }
+    }
+}
+#endif
+
 /* ---- Merge of the warps' states, then the epilogue ----------------------------------------- */
 #define SK_OQ (O_FRAGS / NUM_WARPS)               /* O fragments each warp finalises */
 #if O_FRAGS % NUM_WARPS != 0
@@ -270,17 +323,27 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_CTAS_PER_SM) FWD_KERNEL(const
 #if Q_IN_REGS
         uint32_t qf[K_STEPS_QK][4];
 #endif
+#if FWD_PAGE_SUB /* the page-sub twin (host: paged K/V whose 2^k-key pages split a block) has one loader */
+        const sk_bases kvb = sk_cta_bases_paged(&prm, &c);
+#else
         const sk_bases kvb = sk_cta_bases(&prm, &c);
         const int fast = sk_fast_ok(&prm, kvb);
+#endif
         /* Prologue: Q and the first STAGES-1 key blocks (highest first), one group each. */
         load_q_tile(&prm, &c, sQ, tid);
 #pragma unroll
         for (int s = 0; s < STAGES - 1; ++s) {
+#if FWD_PAGE_SUB
+            if (s < count)
+                sk_load_kv_sub(&prm, &c, kvb, sK + s * TILE_KV_ELEMS, sV + s * TILE_KV_ELEMS, b_hi - 1 - s, tid,
+                               prefetch_page_id(&prm, &c, b_hi - 1 - s, warp, lane));
+#else
             if (s < count && fast)
                 sk_load_kv_fast(&prm, &c, kvb, sK + s * TILE_KV_ELEMS, sV + s * TILE_KV_ELEMS, b_hi - 1 - s, tid);
             else if (s < count)
                 load_kv_tile(&prm, &c, sK + s * TILE_KV_ELEMS, sV + s * TILE_KV_ELEMS, b_hi - 1 - s, tid,
                              prefetch_page_id(&prm, &c, b_hi - 1 - s, warp, lane));
+#endif
             cp_async_commit_group();
         }
         int page_ids = STAGES - 1 < count ? prefetch_page_id(&prm, &c, b_hi - STAGES, warp, lane) : 0;
@@ -290,6 +353,13 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_CTAS_PER_SM) FWD_KERNEL(const
             __syncthreads();
             {
                 int nxt = it + STAGES - 1;
+#if FWD_PAGE_SUB
+                if (nxt < count) {
+                    int ns = nxt % STAGES;
+                    sk_load_kv_sub(&prm, &c, kvb, sK + ns * TILE_KV_ELEMS, sV + ns * TILE_KV_ELEMS, b_hi - 1 - nxt, tid,
+                                   page_ids);
+                }
+#else
                 if (nxt < count && fast) {
                     int ns = nxt % STAGES;
                     sk_load_kv_fast(&prm, &c, kvb, sK + ns * TILE_KV_ELEMS, sV + ns * TILE_KV_ELEMS, b_hi - 1 - nxt, tid);
@@ -298,6 +368,7 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_CTAS_PER_SM) FWD_KERNEL(const
                     load_kv_tile(&prm, &c, sK + ns * TILE_KV_ELEMS, sV + ns * TILE_KV_ELEMS, b_hi - 1 - nxt, tid,
                                  page_ids);
                 }
+#endif
                 cp_async_commit_group();
                 if (nxt + 1 < count) page_ids = prefetch_page_id(&prm, &c, b_hi - 2 - nxt, warp, lane);
             }

@@ -111,6 +111,10 @@ SM80_DECLARE_FWD(flashc_sm80_fwd_e4m3_d64_m16_sk)
 SM80_DECLARE_FWD(flashc_sm80_fwd_e4m3_d128_m16_sk)
 SM80_DECLARE_FWD(flashc_sm80_fwd_int8_d64_m16_sk)
 SM80_DECLARE_FWD(flashc_sm80_fwd_int8_d128_m16_sk)
+SM80_DECLARE_FWD(flashc_sm80_fwd_e4m3_d64_m16_sk_pg)
+SM80_DECLARE_FWD(flashc_sm80_fwd_e4m3_d128_m16_sk_pg)
+SM80_DECLARE_FWD(flashc_sm80_fwd_int8_d64_m16_sk_pg)
+SM80_DECLARE_FWD(flashc_sm80_fwd_int8_d128_m16_sk_pg)
 #endif
 cudaError_t flashc_sm80_combine(const sm80_fwd_params *prm, cudaStream_t stream);
 #ifdef __cplusplus

@@ -60,6 +60,7 @@ typedef struct sm80_variant {
 #define SM80_KIND_SPLIT_KEYS 4
 #define SM80_KIND_FAST_KV 5
 #define SM80_KIND_LEAN_MASK_FAST_KV 6
+#define SM80_KIND_SPLIT_KEYS_PAGE_SUB 7
 #define SM80_VARIANT_NAMED(dtype, dd, mm, kind, name) {dtype, dd, mm, kind, name, name##_smem_bytes, name##_block_n}
 #define SM80_VARIANT(dtype, dt, dd, mm) SM80_VARIANT_NAMED(dtype, dd, mm, SM80_KIND_PLAIN, flashc_sm80_fwd_##dt##_d##dd##_m##mm)
 #define SM80_VARIANT_N(dtype, dt, dd, mm, nn) \
@@ -81,8 +82,13 @@ typedef struct sm80_variant {
    16), non-paged or with pages holding whole key blocks; page-sub pages go to the _pg variants,
    other paged layouts to the 64-row deep ring (per-row page path). H200: 8-bit s_q 1 +48 %,
    16-bit 32 rows +20 %; 16-bit rows <= 16 (one busy warp, already ~4.2 TB/s) were 1-2 % slower
-   on the 32-row tile, so they keep the 64-row deep ring. */
+   on the 32-row tile, so they keep the 64-row deep ring.
+   8-bit 17-32 rows take two 16-row CTAs per KV head (grid_m 2, adjacent in launch order, so the
+   second reads K/V mostly from L2): a 32-row 8-bit split-key tile spilled 4-120 bytes, and the
+   64-row ring left each block's math to two warps. 8-bit pages of 16-64 keys (2^k, splitting a
+   128-key block) take the split-key page-sub twins (_sk_pg, FWD_PAGE_SUB). */
 #define SM80_SPLIT_KEYS_MIN_ROWS_16BIT 16
+#define SM80_SPLIT_KEYS_MAX_TILES_8BIT 2
 /* Fast-loader-only twins (FWD_FAST_KV_ONLY, _f) of d64 m128 and of the 8-warp tiles (their
    non-causal kernels; _lm_f: their lean-mask kernels), taken when the kernel's kv_fast_ok holds
    (fast_kv_ok below): the general K/V loader, never run there, cost the schedule of the whole
@@ -93,6 +99,8 @@ typedef struct sm80_variant {
     {dtype, dd, mm, SM80_KIND_LEAN_MASK_FAST_KV, name, name##_smem_bytes, name##_block_n}
 #define SM80_VARIANT_SK(dtype, dt, dd, mm) \
     SM80_VARIANT_NAMED(dtype, dd, mm, SM80_KIND_SPLIT_KEYS, flashc_sm80_fwd_##dt##_d##dd##_m##mm##_sk)
+#define SM80_VARIANT_SK_PG(dtype, dt, dd, mm) \
+    SM80_VARIANT_NAMED(dtype, dd, mm, SM80_KIND_SPLIT_KEYS_PAGE_SUB, flashc_sm80_fwd_##dt##_d##dd##_m##mm##_sk_pg)
 /* Per (dtype, head dim): preferred first (larger tile, then deeper ring; a page-sub variant before
    its twin). The 8-warp 128-row tiles (_n<keys>: d128 128 x 128, d256 128 x 64; H200 bf16 prefill
    +2-7 % and +4-15 % over the 4-warp ones) need 160 / 192 KB of smem: where the opt-in is smaller
@@ -139,6 +147,8 @@ static const sm80_variant k_variants[] = {
     SM80_VARIANT_N(FLASHC_DTYPE_BF16, bf16, 256, 128, 64),
     SM80_VARIANT(FLASHC_DTYPE_BF16, bf16, 256, 64),
 #if FLASHC_SM80_ENABLE_8BIT
+    SM80_VARIANT_SK_PG(FLASHC_DTYPE_FP8_E4M3, e4m3, 64, 16), SM80_VARIANT_SK_PG(FLASHC_DTYPE_FP8_E4M3, e4m3, 128, 16),
+    SM80_VARIANT_SK_PG(FLASHC_DTYPE_INT8, int8, 64, 16),      SM80_VARIANT_SK_PG(FLASHC_DTYPE_INT8, int8, 128, 16),
     SM80_VARIANT_DEEP_PG(FLASHC_DTYPE_FP8_E4M3, e4m3, 64, 64, 8), SM80_VARIANT_SK(FLASHC_DTYPE_FP8_E4M3, e4m3, 64, 16), SM80_VARIANT_DEEP(FLASHC_DTYPE_FP8_E4M3, e4m3, 64, 64, 8),
     SM80_VARIANT_DEEP_PG(FLASHC_DTYPE_FP8_E4M3, e4m3, 128, 64, 6), SM80_VARIANT_SK(FLASHC_DTYPE_FP8_E4M3, e4m3, 128, 16), SM80_VARIANT_DEEP(FLASHC_DTYPE_FP8_E4M3, e4m3, 128, 64, 6),
     SM80_VARIANT_DEEP_PG(FLASHC_DTYPE_INT8, int8, 64, 64, 8),     SM80_VARIANT_SK(FLASHC_DTYPE_INT8, int8, 64, 16), SM80_VARIANT_DEEP(FLASHC_DTYPE_INT8, int8, 64, 64, 8),
@@ -177,6 +187,14 @@ static int fast_kv_ok(const flashc_problem *p, int block_n)
            (p->d < 128 || (p->k_stride[0] == p->v_stride[0] && p->k_stride[2] == p->v_stride[2]));
 }
 
+/* Every 16-key V^T chunk of a page-sub tile starts 16-byte aligned (pages of 2^k >= 16 keys; the
+   base and the outer strides are validated, flashc_validate_gpu): the split-key page-sub loader has
+   no gather path. A stride, not the pointer, so the plan still depends on the layout only. */
+static int vt_chunks_aligned(const flashc_problem *p)
+{
+    return p->v_stride[0] % 16 == 0 && p->v_stride[1] % 16 == 0 && p->v_stride[2] % 16 == 0;
+}
+
 /* Largest tile (listed first) for the dtype and head dim that the rows warrant and the device's
    shared memory allows. Returns 0 if none. */
 static int pick_variant(const flashc_problem *p, const flashc_device_info *dev, long long rows, sm80_plan *pl)
@@ -190,13 +208,18 @@ static int pick_variant(const flashc_problem *p, const flashc_device_info *dev, 
         if (lean && !p->causal && p->window_left < 0 && p->window_right < 0) continue;
         if (fast && !fast_kv_ok(p, v->block_n())) continue;
         /* deep rings: the page-sub variant exactly when pages split its key blocks */
-        const int deep = v->kind == SM80_KIND_DEEP || v->kind == SM80_KIND_DEEP_PAGE_SUB || v->kind == SM80_KIND_SPLIT_KEYS;
-        if (v->kind == SM80_KIND_SPLIT_KEYS &&
-            (rows > v->block_m || (!is8 && rows <= SM80_SPLIT_KEYS_MIN_ROWS_16BIT) ||
-             (p->kv_layout == FLASHC_KV_PAGED && p->page_size % v->block_n() != 0)))
+        const int sk = v->kind == SM80_KIND_SPLIT_KEYS || v->kind == SM80_KIND_SPLIT_KEYS_PAGE_SUB;
+        const int pg = v->kind == SM80_KIND_DEEP_PAGE_SUB || v->kind == SM80_KIND_SPLIT_KEYS_PAGE_SUB;
+        const int deep = v->kind == SM80_KIND_DEEP || sk || pg;
+        if (sk && (rows > (long long)v->block_m * (is8 ? SM80_SPLIT_KEYS_MAX_TILES_8BIT : 1) ||
+                   (!is8 && rows <= SM80_SPLIT_KEYS_MIN_ROWS_16BIT)))
             continue;
         const int sub = deep ? page_sub_shift(p, v->block_n()) : 0;
-        if (deep && (v->kind == SM80_KIND_DEEP_PAGE_SUB) != (sub > 0)) continue;
+        /* split-key tile: non-paged or whole-block pages; its page-sub twin: pages splitting a block */
+        if (v->kind == SM80_KIND_SPLIT_KEYS && p->kv_layout == FLASHC_KV_PAGED && p->page_size % v->block_n() != 0)
+            continue;
+        if (v->kind == SM80_KIND_SPLIT_KEYS_PAGE_SUB && !vt_chunks_aligned(p)) continue;
+        if (deep && pg != (sub > 0)) continue;
         if (v->block_m > SM80_SMALL_TILE_M && rows < SM80_BIG_TILE_MIN_ROWS) continue;
         if (v->smem() > dev->max_smem_optin) continue;
         /* deep rings are for decode-shaped tiles (8-bit has only 64-row tiles, so say it) */
@@ -204,7 +227,7 @@ static int pick_variant(const flashc_problem *p, const flashc_device_info *dev, 
                         SM80_DEEP_CTAS_PER_SM * v->smem() > dev->max_smem_optin))
             continue;
         pl->fn = v->fn;
-        pl->page_sub_shift = v->kind == SM80_KIND_DEEP_PAGE_SUB ? sub : 0;
+        pl->page_sub_shift = pg ? sub : 0;
         pl->block_m = v->block_m;
         pl->block_n = v->block_n();
         pl->smem = v->smem();

@@ -843,6 +843,35 @@ static void feature_cases(flashc_dtype dt, int d)
         c = base_case(dt, d); c.b = 8; c.sq = is8 ? 2 : 3; c.sk = 150; c.hkv = 4; c.hq = 4 * g; c.out_dt = FLASHC_DTYPE_F16;
         named(&c, "decode splitk sk150 no split"); run_case(c);
     }
+    /* 8-bit split-key routes of wip8 (sm_90): 17-32 rows as two 16-row CTAs per KV head (the second
+       tile partly padded at 20 / 24 rows), and the page-sub twins (pages of 16 / 32 / 64 keys inside a
+       128-key block, rows <= 16 and 17-32); pages of 257 keep the 64-row ring's per-row path */
+    if (dt == FLASHC_DTYPE_FP8_E4M3 || dt == FLASHC_DTYPE_INT8) {
+        c = base_case(dt, d); c.b = 3; c.sq = 4; c.sk = 4097; c.hkv = 2; c.hq = 16;
+        named(&c, "decode8 splitk 32 rows sk4097"); run_case(c);
+        c = base_case(dt, d); c.b = 3; c.sq = 3; c.sk = 1777; c.hkv = 1; c.hq = 8; c.seqused = 1; c.causal = 1; c.wl = 300;
+        named(&c, "decode8 splitk 24 rows seqused window"); run_case(c);
+        c = base_case(dt, d); c.b = 2; c.sq = 4; c.sk = 999; c.hkv = 2; c.hq = 8; c.causal = 1; c.wl = 200;
+        named(&c, "decode8 splitk 16 rows sq4 causal window"); run_case(c);
+        c = base_case(dt, d); c.b = 2; c.sq = 5; c.sk = 999; c.hkv = 2; c.hq = 8; c.softcap = 6.0f;
+        c.alibi = ALIBI_BH; c.bias = BIAS_FULL; c.lse = 1;
+        named(&c, "decode8 splitk 20 rows softcap alibi bias"); run_case(c);
+        c = base_case(dt, d); c.b = 8; c.sq = 6; c.sk = 150; c.hkv = 4; c.hq = 16; c.out_dt = FLASHC_DTYPE_F16;
+        named(&c, "decode8 splitk 24 rows sk150 no split"); run_case(c);
+        const int ps8[4] = {16, 32, 64, 257};
+        for (int i = 0; i < 4; ++i)
+            for (int g = 4; g <= 8; g += 4) {
+                c = base_case(dt, d); c.b = 3; c.kv = KV_PAGED; c.page_size = ps8[i]; c.sq = g == 8 ? 4 : 1 + i;
+                c.hkv = 2; c.hq = 2 * g; c.causal = c.sq > 1; c.wl = i == 2 ? 700 : -1;
+                { int lk[3] = {1500, 3, 2101}; memcpy(c.seqlens_k, lk, sizeof lk); }
+                char what[80];
+                snprintf(what, sizeof what, "decode8 paged ps%d %d rows%s", ps8[i], c.sq * g, c.wl >= 0 ? " window" : "");
+                named(&c, what); run_case(c);
+            }
+        c = base_case(dt, d); c.b = MAX_B; c.kv = KV_PAGED; c.page_size = 64; c.sq = 4; c.hkv = 8; c.hq = 64;
+        for (int i = 0; i < MAX_B; ++i) c.seqlens_k[i] = 100 + 97 * i;
+        named(&c, "decode8 paged ps64 32 rows short"); run_case(c);
+    }
     /* pages of 8 and 32 keys: whole pages inside a key block (sm80's page-sub variants) */
     for (int ps = 8; ps <= 32; ps *= 4) {
         c = base_case(dt, d); c.b = 3; c.kv = KV_PAGED; c.page_size = ps; c.sq = 1; c.hq = 8; c.hkv = 2;
