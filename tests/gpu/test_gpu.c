@@ -845,7 +845,8 @@ static void feature_cases(flashc_dtype dt, int d)
     }
     /* 8-bit split-key routes of wip8 (sm_90): 17-32 rows as two 16-row CTAs per KV head (the second
        tile partly padded at 20 / 24 rows), and the page-sub twins (pages of 16 / 32 / 64 keys inside a
-       128-key block, rows <= 16 and 17-32); pages of 257 keep the 64-row ring's per-row path */
+       128-key block, rows <= 16 and 17-32); pages of 256 hold whole blocks, pages of 257 keep the
+       64-row ring's per-row path */
     if (dt == FLASHC_DTYPE_FP8_E4M3 || dt == FLASHC_DTYPE_INT8) {
         c = base_case(dt, d); c.b = 3; c.sq = 4; c.sk = 4097; c.hkv = 2; c.hq = 16;
         named(&c, "decode8 splitk 32 rows sk4097"); run_case(c);
@@ -858,8 +859,8 @@ static void feature_cases(flashc_dtype dt, int d)
         named(&c, "decode8 splitk 20 rows softcap alibi bias"); run_case(c);
         c = base_case(dt, d); c.b = 8; c.sq = 6; c.sk = 150; c.hkv = 4; c.hq = 16; c.out_dt = FLASHC_DTYPE_F16;
         named(&c, "decode8 splitk 24 rows sk150 no split"); run_case(c);
-        const int ps8[4] = {16, 32, 64, 257};
-        for (int i = 0; i < 4; ++i)
+        const int ps8[5] = {16, 32, 64, 256, 257};
+        for (int i = 0; i < 5; ++i)
             for (int g = 4; g <= 8; g += 4) {
                 c = base_case(dt, d); c.b = 3; c.kv = KV_PAGED; c.page_size = ps8[i]; c.sq = g == 8 ? 4 : 1 + i;
                 c.hkv = 2; c.hq = 2 * g; c.causal = c.sq > 1; c.wl = i == 2 ? 700 : -1;
