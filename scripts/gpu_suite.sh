@@ -53,6 +53,15 @@ for t in "$BUILD"/tests/test_*; do
   note "$name: rc=$rc ${last:-<no summary line>}"
 done
 
+# the portable path as an sm_86/89 GPU (99 KB smem opt-in) would plan it, on this GPU
+if [ -x "$BUILD/tests/test_gpu" ]; then
+  FLASHC_SM80_SMEM_OPTIN=101376 timeout 600 "$BUILD/tests/test_gpu" --backend sm80 >"$LOG/test_gpu_smem99k.log" 2>&1
+  rc=$?
+  last=$(grep -E '^[A-Za-z_]*:? ?[0-9]+ passed, [0-9]+ failed' "$LOG/test_gpu_smem99k.log" | tail -1)
+  [ $rc -eq 0 ] || { fails=$((fails + 1)); tail -30 "$LOG/test_gpu_smem99k.log"; }
+  note "test_gpu --backend sm80 as a 99 KB-smem GPU: rc=$rc ${last:-<no summary line>}"
+fi
+
 if python3 -c 'import torch, numpy, pytest' 2>/dev/null; then
   FLASHC_LIBRARY=$PWD/$lib PYTHONPATH=$PWD/python timeout 200 python3 -m pytest -q tests/python >"$LOG/pytest.log" 2>&1
   rc=$?

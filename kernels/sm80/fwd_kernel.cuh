@@ -37,7 +37,8 @@
  *                 lean mask), taken only when kv_fast_ok holds (non-paged, equal K/V strides): the key
  *                 loop's and the prologue's general-loader branches are compiled out. Never executed
  *                 there, they still cost the schedule of the whole kernel: H200 bf16 non-causal
- *                 +2.1-3.4 % (d128), +2.1-2.3 % (d64), d64 causal +2.4-4.5 % without them
+ *                 +2.1-3.4 % (d128), +2.1-2.3 % (d64), d64 causal +2.4-4.5 % without them. The
+ *                 twins also load Q and store O of unpacked rows with a row step (ROW_STEP_IO)
  *   FWD_TILE_TIMING optional, dev only (default 0; CMake FLASHC_SM80_TILE_TIMING): thread 0 of each
  *                 CTA stamps %globaltimer and clock64 at six points of the tile (see "Tile timing"
  *                 below) into a buffer set through <FWD_NAME>_tile_timing(); 0 compiles every trace
@@ -90,6 +91,7 @@
 #include "ptx/cp_async.h"
 #include "ptx/cvt.h"
 #include "ptx/ex2.h"
+#include "ptx/prefetch.h"
 #include "common/softmax.cuh"
 #include "common/dtype.cuh"
 
@@ -151,6 +153,18 @@ typedef uint16_t elem_t;
 #ifndef FWD_FAST_KV_ONLY
 #define FWD_FAST_KV_ONLY 0                        /* see the variant list at the top */
 #endif
+/* The _f twins (prefill) load Q and store O of unpacked rows from one base pointer and a row
+   step; the general loops divide by the GQA group and redo 64-bit index math per 16-byte chunk,
+   which a one-CTA-per-SM tile pays at the start and end of every tile (H200 bf16, the epilogue
+   alone: +0.5-6 %, most at 512 / causal) */
+#define ROW_STEP_IO FWD_FAST_KV_ONLY
+/* optional (default 0; set by the d256 _f twins): each CTA prefetches into L2 the Q tile of the
+   CTA expected to start after it on its SM (linear block id + resident CTAs), so that CTA's first
+   load hits L2. H200 bf16: d256 +1-1.5 %; d128 -1 to -3 % from 2k; d64 +-0.5 % */
+#ifndef FWD_PREFETCH_NEXT_Q
+#define FWD_PREFETCH_NEXT_Q 0
+#endif
+#define PREFETCH_NEXT_Q (FWD_PREFETCH_NEXT_Q && FWD_FAST_KV_ONLY)
 #if defined(FWD_MIN_ARCH) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ < FWD_MIN_ARCH
 #define FWD_ARCH_SKIPPED 1                        /* empty body: the host never picks it here */
 #endif
@@ -529,6 +543,22 @@ static __device__ __forceinline__ void load_q_tile(const sm80_fwd_params *prm, c
 {
     const flashc_problem *p = &prm->p;
     const elem_t *q = (const elem_t *)p->q;
+#if ROW_STEP_IO && NUM_THREADS % ROW_CHUNKS == 0
+    if (!prm->pack_gqa) { /* row r of the tile is query m0 + r of head head_y */
+        const int row0 = tid / ROW_CHUNKS, ch = tid % ROW_CHUNKS;
+        const elem_t *src = q + (int64_t)c->bi * p->q_stride[0] + (int64_t)(c->q_off + c->m0 + row0) * p->q_stride[1] +
+                            (int64_t)c->head_y * p->q_stride[2] + ch * CHUNK_ELEMS;
+        const int64_t step = (int64_t)(NUM_THREADS / ROW_CHUNKS) * p->q_stride[1];
+#pragma unroll
+        for (int it = 0; it < Q_CHUNKS_PER_THREAD; ++it) {
+            const int row = row0 + it * (NUM_THREADS / ROW_CHUNKS);
+            const int ok = c->m0 + row < c->m_rows;
+            cp_async_cg_shared_global_16(cvta_to_shared_u32(sQ + swz(row, ch)), ok ? src + it * step : q,
+                                         ok ? CP_ASYNC_CHUNK_BYTES : 0);
+        }
+        return;
+    }
+#endif
 #pragma unroll
     for (int it = 0; it < Q_CHUNKS_PER_THREAD; ++it) {
         int idx = tid + it * NUM_THREADS;
@@ -545,6 +575,38 @@ static __device__ __forceinline__ void load_q_tile(const sm80_fwd_params *prm, c
         cp_async_cg_shared_global_16(cvta_to_shared_u32(sQ + swz(row, ch)), src, bytes);
     }
 }
+
+#if PREFETCH_NEXT_Q
+/* Q rows of the CTA that should start on this SM after this one: block ids are dispatched in
+   order, so with CTAS_RESIDENT per SM it is about linear id + SMs x CTAS_RESIDENT. Unpacked,
+   non-varlen, unsplit problems only (the others skip it); a wrong guess costs an L2 line. */
+#define CTAS_RESIDENT (NUM_WARPS == 8 ? 1 : 2)
+#define LINE_BYTES 128
+static __device__ __forceinline__ void prefetch_next_q(const sm80_fwd_params *prm, int tid)
+{
+    const flashc_problem *p = &prm->p;
+    if (prm->pack_gqa || p->q_varlen || prm->num_splits != 1) return;
+    uint32_t nsm;
+    asm("mov.u32 %0, %%nsmid;" : "=r"(nsm));
+    const uint32_t gx = gridDim.x, gy = gridDim.y;
+    const uint32_t nxt = blockIdx.x + gx * (blockIdx.y + gy * blockIdx.z) + nsm * CTAS_RESIDENT;
+    const uint32_t x = nxt % gx, y = (nxt / gx) % gy, z = nxt / (gx * gy);
+    if (z >= gridDim.z) return;
+#if M_BLOCKS_HEAVY_FIRST
+    const uint32_t mb = p->window_right >= 0 && p->window_left < 0 ? gx - 1 - x : x;
+#else
+    const uint32_t mb = x;
+#endif
+    const char *q = (const char *)p->q + ((int64_t)z * p->q_stride[0] + (int64_t)y * p->q_stride[2]) * ELEM_BYTES;
+#pragma unroll
+    for (int it = 0; it < (BLOCK_M * ROW_BYTES / LINE_BYTES + NUM_THREADS - 1) / NUM_THREADS; ++it) {
+        const int idx = tid + it * NUM_THREADS, row = idx / (ROW_BYTES / LINE_BYTES);
+        const int i = (int)mb * BLOCK_M + row;
+        if (row < BLOCK_M && i < p->s_q)
+            prefetch_global_L2(q + (int64_t)i * p->q_stride[1] * ELEM_BYTES + (idx % (ROW_BYTES / LINE_BYTES)) * LINE_BYTES);
+    }
+}
+#endif
 
 /* Page of key j (paged KV): j / page_size by multiply-high (sm80_fwd_params.page_div_mul). */
 static __device__ __forceinline__ int page_of(const sm80_fwd_params *prm, int j)
@@ -1200,6 +1262,20 @@ static __device__ __forceinline__ void epilogue(const sm80_fwd_params *prm, cons
     }
     __syncthreads();
     uint16_t *out = (uint16_t *)p->o;
+#if ROW_STEP_IO && NUM_THREADS % OUT_ROW_CHUNKS == 0
+    if (!prm->pack_gqa) { /* row r of the tile is query m0 + r of head head_y */
+        const int row0 = tid / OUT_ROW_CHUNKS, ch = tid % OUT_ROW_CHUNKS;
+        uint16_t *dst = out + (int64_t)c->bi * p->o_stride[0] + (int64_t)(c->q_off + c->m0 + row0) * p->o_stride[1] +
+                        (int64_t)c->head_y * p->o_stride[2] + c->d0 + ch * OUT_CHUNK_ELEMS;
+        const int64_t step = (int64_t)(NUM_THREADS / OUT_ROW_CHUNKS) * p->o_stride[1];
+#pragma unroll
+        for (int it = 0; it < OUT_CHUNKS_PER_THREAD; ++it) {
+            const int row = row0 + it * (NUM_THREADS / OUT_ROW_CHUNKS);
+            if (c->m0 + row < c->m_rows) *(uint4 *)(dst + it * step) = *(const uint4 *)(sO + swz_o(row, ch));
+        }
+        return;
+    }
+#endif
 #pragma unroll
     for (int it = 0; it < OUT_CHUNKS_PER_THREAD; ++it) {
         int idx = tid + it * NUM_THREADS;
@@ -1284,6 +1360,9 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_CTAS_PER_SM) FWD_KERNEL(const
             }
             cp_async_commit_group();
         }
+#if PREFETCH_NEXT_Q
+        prefetch_next_q(&prm, tid);
+#endif
         /* paged: pages of the next block to copy, looked up one iteration ahead */
         int page_ids = STAGES - 1 < count ? prefetch_page_id(&prm, &c, b_hi - STAGES, warp, lane) : 0;
         for (int it = 0; it < count; ++it) {

@@ -7,6 +7,7 @@
  */
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include "launch.h"
 #include "sm80/sm80_fwd.h"
 
@@ -260,8 +261,22 @@ static int choose_splits(const flashc_problem *p, const flashc_device_info *dev,
 }
 
 /* Returns 0 if no variant fits (head dim or shared memory). */
-static int make_plan(const flashc_problem *p, const flashc_device_info *dev, sm80_plan *pl)
+/* Dev/test hook (not API): FLASHC_SM80_SMEM_OPTIN=BYTES plans as if the device's shared-memory
+   opt-in were at most BYTES (e.g. 101376: sm_86/89's 99 KB), so the H200 runs and tests the
+   tiles those GPUs get (4-warp 128-row tiles, no deep rings). Read on every call: workspace_size
+   and forward agree. */
+static int sm80_smem_optin(const flashc_device_info *dev)
 {
+    const char *e = getenv("FLASHC_SM80_SMEM_OPTIN");
+    const long v = e ? strtol(e, NULL, 10) : 0;
+    return v > 0 && v < dev->max_smem_optin ? (int)v : dev->max_smem_optin;
+}
+
+static int make_plan(const flashc_problem *p, const flashc_device_info *dev_in, sm80_plan *pl)
+{
+    flashc_device_info dev_local = *dev_in;
+    dev_local.max_smem_optin = sm80_smem_optin(dev_in);
+    const flashc_device_info *dev = &dev_local;
     pl->group = p->h_kv > 0 ? p->h_q / p->h_kv : 1;
     pl->pack = pl->group > 1;
     long long rows = (long long)p->s_q * (pl->pack ? pl->group : 1);
