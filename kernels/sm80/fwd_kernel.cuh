@@ -1289,6 +1289,29 @@ static __device__ __forceinline__ void epilogue(const sm80_fwd_params *prm, cons
     }
 }
 
+/* O, the row maxima and the row sums before the first key block */
+static __device__ __forceinline__ void init_accumulators(float O[M_SLABS][O_FRAGS][4], float m[ROWS_PER_THREAD],
+                                                         float l[ROWS_PER_THREAD])
+{
+#pragma unroll
+    for (int sl = 0; sl < M_SLABS; ++sl)
+#pragma unroll
+        for (int o = 0; o < O_FRAGS; ++o) O[sl][o][0] = O[sl][o][1] = O[sl][o][2] = O[sl][o][3] = 0.f;
+#pragma unroll
+    for (int k = 0; k < ROWS_PER_THREAD; ++k) m[k] = -INFINITY, l[k] = 0.f;
+}
+
+/* factor from raw Q.K^T scores to log2 units in online_softmax (1 where score_transform already
+   scaled them) */
+static __device__ __forceinline__ float score_mult(const sm80_fwd_params *prm, const fwd_ctx *c)
+{
+#if IS_8BIT
+    return prm->transform ? 1.f : prm->scale_log2 * c->qk_descale;
+#else
+    return prm->transform ? 1.f : prm->scale_log2;
+#endif
+}
+
 #if FWD_WARP_SPLIT_KEYS
 #include "sm80/fwd_splitk.cuh"
 #else
@@ -1313,17 +1336,8 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_CTAS_PER_SM) FWD_KERNEL(const
 
     float O[M_SLABS][O_FRAGS][4];
     float m[ROWS_PER_THREAD], l[ROWS_PER_THREAD];
-#pragma unroll
-    for (int sl = 0; sl < M_SLABS; ++sl)
-#pragma unroll
-        for (int o = 0; o < O_FRAGS; ++o) O[sl][o][0] = O[sl][o][1] = O[sl][o][2] = O[sl][o][3] = 0.f;
-#pragma unroll
-    for (int k = 0; k < ROWS_PER_THREAD; ++k) m[k] = -INFINITY, l[k] = 0.f;
-#if IS_8BIT
-    const float mult = prm.transform ? 1.f : prm.scale_log2 * c.qk_descale;
-#else
-    const float mult = prm.transform ? 1.f : prm.scale_log2;
-#endif
+    init_accumulators(O, m, l);
+    const float mult = score_mult(&prm, &c);
     const uint32_t sQ_addr = cvta_to_shared_u32(sQ);
     const int count = b_hi - b_lo;
 #if FWD_SKIP_IDLE_WARPS

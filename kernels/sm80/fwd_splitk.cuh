@@ -304,17 +304,8 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_CTAS_PER_SM) FWD_KERNEL(const
 
     float O[M_SLABS][O_FRAGS][4];
     float m[ROWS_PER_THREAD], l[ROWS_PER_THREAD];
-#pragma unroll
-    for (int sl = 0; sl < M_SLABS; ++sl)
-#pragma unroll
-        for (int o = 0; o < O_FRAGS; ++o) O[sl][o][0] = O[sl][o][1] = O[sl][o][2] = O[sl][o][3] = 0.f;
-#pragma unroll
-    for (int k = 0; k < ROWS_PER_THREAD; ++k) m[k] = -INFINITY, l[k] = 0.f;
-#if IS_8BIT
-    const float mult = prm.transform ? 1.f : prm.scale_log2 * c.qk_descale;
-#else
-    const float mult = prm.transform ? 1.f : prm.scale_log2;
-#endif
+    init_accumulators(O, m, l);
+    const float mult = score_mult(&prm, &c);
     const uint32_t sQ_addr = cvta_to_shared_u32(sQ);
     const int count = b_hi - b_lo;
     const int kw = warp * KEYS_PER_WARP; /* this warp's first key within a block */
