@@ -147,6 +147,16 @@ typedef uint16_t elem_t;
 #ifndef FWD_SKIP_IDLE_WARPS
 #define FWD_SKIP_IDLE_WARPS 0
 #endif
+/* FWD_KV_STAGGER (WIP, default 0; with FWD_STAGES 1 and FWD_FAST_KV_ONLY): one K and one V buffer,
+   copied in turn (FlashAttention-2's schedule): V_n lands under Q.K_n^T and the softmax, K_n-1
+   under P.V_n, two barriers per block. Q + K + V of a 64 x 64-key d256 tile is 96 KB, so two CTAs
+   share an SM and one's tile start and end overlap the other's loop. */
+#ifndef FWD_KV_STAGGER
+#define FWD_KV_STAGGER 0
+#endif
+#if FWD_KV_STAGGER && (STAGES != 1 || !FWD_FAST_KV_ONLY)
+#error "FWD_KV_STAGGER needs FWD_STAGES 1 and FWD_FAST_KV_ONLY"
+#endif
 #ifndef FWD_LEAN_MASK
 #define FWD_LEAN_MASK 0                           /* see the variant list at the top */
 #endif
@@ -220,12 +230,16 @@ typedef uint16_t elem_t;
 /* 16-bit 2-stage variants (prefill, and 64-row tiles below sm_90): non-paged K/V through
    load_kv_tile_fast and the conditional O rescale. The deep decode and 8-bit variants keep the
    general loader and the unconditional rescale (their code is unchanged by these). */
-#if !IS_8BIT && STAGES == 2
+#if !IS_8BIT && (STAGES == 2 || FWD_KV_STAGGER)
 #define LEAN_2STAGE 1
 #define KV_FAST_MAX_STRIDE (INT32_MAX / BLOCK_N)  /* a thread's row offset fits 32 bits */
 #else
 #define LEAN_2STAGE 0
 #endif
+/* which halves of a key block load_kv_tile_fast copies */
+#define KV_PART_K 1
+#define KV_PART_V 2
+#define KV_PART_BOTH (KV_PART_K | KV_PART_V)
 
 #ifndef FWD_PAGE_SUB
 #define FWD_PAGE_SUB 0
@@ -882,7 +896,8 @@ static __device__ __forceinline__ kv_bases kv_cta_bases(const sm80_fwd_params *p
 #endif
 
 static __device__ __forceinline__ void load_kv_tile_fast(const sm80_fwd_params *prm, const fwd_ctx *c, kv_bases cb,
-                                                         uint32_t sK_addr, uint32_t sV_addr, int n, int tid)
+                                                         uint32_t sK_addr, uint32_t sV_addr, int n, int tid,
+                                                         int parts)
 {
     const flashc_problem *p = &prm->p;
     const int row0 = tid / ROW_CHUNKS, ch = tid % ROW_CHUNKS;
@@ -906,8 +921,8 @@ static __device__ __forceinline__ void load_kv_tile_fast(const sm80_fwd_params *
         const uint32_t so = (KV_ROWS_PER_PASS % (SWIZZLE_ROWS_MASK + 1) == 0
                                  ? swz(row0, ch) + it * KV_ROWS_PER_PASS * D
                                  : swz(row, ch)) * ELEM_BYTES;
-        cp_async_cg_shared_global_16(sK_addr + so, kb + (int64_t)(it * KV_ROWS_PER_PASS) * rs, bytes);
-        cp_async_cg_shared_global_16(sV_addr + so, vb + (int64_t)(it * KV_ROWS_PER_PASS) * rs, bytes);
+        if (parts & KV_PART_K) cp_async_cg_shared_global_16(sK_addr + so, kb + (int64_t)(it * KV_ROWS_PER_PASS) * rs, bytes);
+        if (parts & KV_PART_V) cp_async_cg_shared_global_16(sV_addr + so, vb + (int64_t)(it * KV_ROWS_PER_PASS) * rs, bytes);
     }
 }
 #endif
@@ -1353,6 +1368,54 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_CTAS_PER_SM) FWD_KERNEL(const
 #if LEAN_2STAGE
         const kv_bases kvb = kv_cta_bases(&prm, &c);
 #endif
+#if FWD_KV_STAGGER
+        /* Q and K of the last key block, then per block: K_n landed -> copy V_n -> S = Q.K_n^T,
+           softmax -> V_n landed -> copy K_n-1 -> O += P.V_n. One group is in flight at each
+           wait, so every wait is for all of them. */
+        load_q_tile(&prm, &c, sQ, tid);
+        load_kv_tile_fast(&prm, &c, kvb, cvta_to_shared_u32(sK), cvta_to_shared_u32(sV), b_hi - 1, tid, KV_PART_K);
+        cp_async_commit_group();
+        for (int it = 0; it < count; ++it) {
+            const int n = b_hi - 1 - it;
+            CP_ASYNC_WAIT_GROUP(0);
+            /* K_n landed for every thread; every warp is done with V_n+1 (P.V of the last block) */
+            __syncthreads();
+#if FWD_TILE_TIMING
+            if (it == 0) TT_STAMP(TT_FIRST);
+            if (it == count - 1) TT_STAMP(TT_LAST);
+#endif
+            load_kv_tile_fast(&prm, &c, kvb, cvta_to_shared_u32(sK), cvta_to_shared_u32(sV), n, tid, KV_PART_V);
+            cp_async_commit_group();
+#if Q_IN_REGS
+            if (it == 0) {
+#pragma unroll
+                for (int kk = 0; kk < K_STEPS_QK; ++kk) load_q_frag(qf[kk], sQ_addr, warp, lane, kk, 0);
+            }
+#endif
+            float S[M_SLABS][S_FRAGS][4];
+            compute_qk(S,
+#if Q_IN_REGS
+                       qf,
+#endif
+                       sQ_addr, cvta_to_shared_u32(sK), warp, lane);
+            int need_mask = block_needs_mask(&prm, &c, n);
+#if FWD_LEAN_MASK
+            if (prm.transform) score_transform(&prm, &c, S, n * BLOCK_N, warp, lane, need_mask);
+            else if (need_mask) mask_scores(&prm, &c, S, n, warp, lane);
+#else
+            if (prm.transform || need_mask) score_transform(&prm, &c, S, n * BLOCK_N, warp, lane, need_mask);
+#endif
+            online_softmax(S, O, m, l, mult);
+            CP_ASYNC_WAIT_GROUP(0);
+            /* V_n landed for every thread; every warp is done with K_n */
+            __syncthreads();
+            if (it + 1 < count)
+                load_kv_tile_fast(&prm, &c, kvb, cvta_to_shared_u32(sK), cvta_to_shared_u32(sV), n - 1, tid,
+                                  KV_PART_K);
+            cp_async_commit_group();
+            compute_pv(S, O, cvta_to_shared_u32(sV), lane);
+        }
+#else
         /* Prologue: Q and the first STAGES-1 key blocks (highest first), one group each. */
         load_q_tile(&prm, &c, sQ, tid);
 #pragma unroll
@@ -1361,7 +1424,7 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_CTAS_PER_SM) FWD_KERNEL(const
 #if LEAN_2STAGE
                 if (FWD_FAST_KV_ONLY || kv_fast_ok(&prm))
                     load_kv_tile_fast(&prm, &c, kvb, cvta_to_shared_u32(sK + s * TILE_KV_ELEMS),
-                                      cvta_to_shared_u32(sV + s * TILE_KV_ELEMS), b_hi - 1 - s, tid);
+                                      cvta_to_shared_u32(sV + s * TILE_KV_ELEMS), b_hi - 1 - s, tid, KV_PART_BOTH);
                 else
 #endif
 #if FWD_PAGE_SUB
@@ -1395,7 +1458,8 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_CTAS_PER_SM) FWD_KERNEL(const
 #if LEAN_2STAGE
                     if (FWD_FAST_KV_ONLY || kv_fast_ok(&prm))
                         load_kv_tile_fast(&prm, &c, kvb, cvta_to_shared_u32(sK + ns * TILE_KV_ELEMS),
-                                          cvta_to_shared_u32(sV + ns * TILE_KV_ELEMS), b_hi - 1 - nxt, tid);
+                                          cvta_to_shared_u32(sV + ns * TILE_KV_ELEMS), b_hi - 1 - nxt, tid,
+                                          KV_PART_BOTH);
                     else
 #endif
 #if FWD_PAGE_SUB
@@ -1434,6 +1498,7 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_CTAS_PER_SM) FWD_KERNEL(const
             online_softmax(S, O, m, l, mult);
             compute_pv(S, O, cvta_to_shared_u32(sV + stage * TILE_KV_ELEMS), lane);
         }
+#endif /* FWD_KV_STAGGER */
     }
     /* No copy may still target smem, and every warp is past its last ldmatrix of Q/K/V. */
     CP_ASYNC_WAIT_GROUP(0);
@@ -1460,8 +1525,8 @@ extern "C" cudaError_t FWD_NAME(const sm80_fwd_params *prm, int grid_m, int grid
 {
     cudaError_t e = cudaFuncSetAttribute(FWD_KERNEL, cudaFuncAttributeMaxDynamicSharedMemorySize, SMEM_BYTES);
     if (e != cudaSuccess) return e;
-#if STAGES > 2
-    /* deep variants count on two CTAs per SM: ask for the whole unified L1/smem as smem (the
+#if STAGES > 2 || FWD_KV_STAGGER
+    /* deep and staggered variants count on two CTAs per SM: ask for the whole unified L1/smem as smem (the
        loads bypass L1 anyway, cp.async.cg) */
     e = cudaFuncSetAttribute(FWD_KERNEL, cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutMaxShared);
     if (e != cudaSuccess) return e;

@@ -77,6 +77,8 @@ SM80_DECLARE_FWD(flashc_sm80_fwd_f16_d128_m128_n128_lm_f)
 SM80_DECLARE_FWD(flashc_sm80_fwd_bf16_d128_m128_n128_lm_f)
 SM80_DECLARE_FWD(flashc_sm80_fwd_f16_d256_m128_n64_lm_f)
 SM80_DECLARE_FWD(flashc_sm80_fwd_bf16_d256_m128_n64_lm_f)
+SM80_DECLARE_FWD(flashc_sm80_fwd_f16_d256_m64_n64_kv)
+SM80_DECLARE_FWD(flashc_sm80_fwd_bf16_d256_m64_n64_kv)
 /* deep K/V rings for decode (sm_90 only, see fwd_kernel.cuh FWD_STAGES) */
 SM80_DECLARE_FWD(flashc_sm80_fwd_f16_d64_m64_s4)
 SM80_DECLARE_FWD(flashc_sm80_fwd_f16_d128_m64_s3)

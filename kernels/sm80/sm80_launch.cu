@@ -62,6 +62,7 @@ typedef struct sm80_variant {
 #define SM80_KIND_FAST_KV 5
 #define SM80_KIND_LEAN_MASK_FAST_KV 6
 #define SM80_KIND_SPLIT_KEYS_PAGE_SUB 7
+#define SM80_KIND_KV_STAGGER 8
 #define SM80_VARIANT_NAMED(dtype, dd, mm, kind, name) {dtype, dd, mm, kind, name, name##_smem_bytes, name##_block_n}
 #define SM80_VARIANT(dtype, dt, dd, mm) SM80_VARIANT_NAMED(dtype, dd, mm, SM80_KIND_PLAIN, flashc_sm80_fwd_##dt##_d##dd##_m##mm)
 #define SM80_VARIANT_N(dtype, dt, dd, mm, nn) \
@@ -82,13 +83,14 @@ typedef struct sm80_variant {
    warps instead of the one or two with real rows. Taken for rows <= BLOCK_M (16-bit: 32, 8-bit:
    16), non-paged or with pages holding whole key blocks; page-sub pages go to the _pg variants,
    other paged layouts to the 64-row deep ring (per-row page path). H200: 8-bit s_q 1 +48 %,
-   16-bit 32 rows +20 %; 16-bit rows <= 16 (one busy warp, already ~4.2 TB/s) were 1-2 % slower
-   on the 32-row tile, so they keep the 64-row deep ring.
+   16-bit 32 rows +20 %; 16-bit rows <= 16 on non-paged K/V +2-8 % (b 64, h 32/8, 4k / 8k s_q 1:
+   +2.0 / +3.6 %; b 8 32k +2.8 %; b 128 MHA +5-8 %), but paged with pages of 64 -7 %, so paged
+   16-bit rows <= 16 keep the 64-row deep ring.
    8-bit 17-32 rows take two 16-row CTAs per KV head (grid_m 2, adjacent in launch order, so the
    second reads K/V mostly from L2): a 32-row 8-bit split-key tile spilled 4-120 bytes, and the
    64-row ring left each block's math to two warps. 8-bit pages of 16-64 keys (2^k, splitting a
    128-key block) take the split-key page-sub twins (_sk_pg, FWD_PAGE_SUB). */
-#define SM80_SPLIT_KEYS_MIN_ROWS_16BIT 16
+#define SM80_SPLIT_KEYS_MIN_ROWS_16BIT_PAGED 16
 #define SM80_SPLIT_KEYS_MAX_TILES_8BIT 2
 /* Fast-loader-only twins (FWD_FAST_KV_ONLY, _f) of d64 m128 and of the 8-warp tiles (their
    non-causal kernels; _lm_f: their lean-mask kernels), taken when the kernel's kv_fast_ok holds
@@ -122,6 +124,8 @@ static const sm80_variant k_variants[] = {
     SM80_VARIANT_SK(FLASHC_DTYPE_F16, f16, 128, 32),
     SM80_VARIANT_DEEP(FLASHC_DTYPE_F16, f16, 128, 64, 3),
     SM80_VARIANT(FLASHC_DTYPE_F16, f16, 128, 64),
+    {FLASHC_DTYPE_F16, 256, 64, SM80_KIND_KV_STAGGER, flashc_sm80_fwd_f16_d256_m64_n64_kv,
+     flashc_sm80_fwd_f16_d256_m64_n64_kv_smem_bytes, flashc_sm80_fwd_f16_d256_m64_n64_kv_block_n},
     SM80_VARIANT_LM_F(FLASHC_DTYPE_F16, 256, 128, flashc_sm80_fwd_f16_d256_m128_n64_lm_f),
     SM80_VARIANT_N_LM(FLASHC_DTYPE_F16, f16, 256, 128, 64),
     SM80_VARIANT_F(FLASHC_DTYPE_F16, 256, 128, flashc_sm80_fwd_f16_d256_m128_n64_f),
@@ -142,6 +146,8 @@ static const sm80_variant k_variants[] = {
     SM80_VARIANT_SK(FLASHC_DTYPE_BF16, bf16, 128, 32),
     SM80_VARIANT_DEEP(FLASHC_DTYPE_BF16, bf16, 128, 64, 3),
     SM80_VARIANT(FLASHC_DTYPE_BF16, bf16, 128, 64),
+    {FLASHC_DTYPE_BF16, 256, 64, SM80_KIND_KV_STAGGER, flashc_sm80_fwd_bf16_d256_m64_n64_kv,
+     flashc_sm80_fwd_bf16_d256_m64_n64_kv_smem_bytes, flashc_sm80_fwd_bf16_d256_m64_n64_kv_block_n},
     SM80_VARIANT_LM_F(FLASHC_DTYPE_BF16, 256, 128, flashc_sm80_fwd_bf16_d256_m128_n64_lm_f),
     SM80_VARIANT_N_LM(FLASHC_DTYPE_BF16, bf16, 256, 128, 64),
     SM80_VARIANT_F(FLASHC_DTYPE_BF16, 256, 128, flashc_sm80_fwd_bf16_d256_m128_n64_f),
@@ -196,6 +202,24 @@ static int vt_chunks_aligned(const flashc_problem *p)
     return p->v_stride[0] % 16 == 0 && p->v_stride[1] % 16 == 0 && p->v_stride[2] % 16 == 0;
 }
 
+/* The staggered d256 tile (64 x 64 keys, 4 warps, one K and one V buffer copied in turn,
+   FWD_KV_STAGGER: FlashAttention-2's d256 schedule) runs two CTAs per SM where the opt-in holds
+   two. H200 bf16 against the 8-warp 128 x 64 tile: causal +12 / +6.5 / +2.7 / -0.6 / -3.4 % at
+   512 / 1k / 2k / 4k / 8k, non-causal -4.4 to -4.7 % at every length. So it takes causal
+   problems of at most SM80_KV_STAGGER_MAX_KEYS keys, where the 8-warp tile's fixed cost per tile
+   (one CTA per SM) is the larger share. */
+#define SM80_KV_STAGGER_MAX_KEYS 2048
+#define SM80_KV_STAGGER_CTAS_PER_SM 2
+
+/* Dev hook (not API): FLASHC_SM80_KV_STAGGER=1 sends every non-paged d256 prefill to the staggered
+   tile, =0 none, for A/B and tests; unset: the rule above. Read on every call. */
+static int sm80_kv_stagger(const flashc_problem *p, const flashc_device_info *dev, int smem)
+{
+    const char *e = getenv("FLASHC_SM80_KV_STAGGER");
+    if (e) return atoi(e) == 1;
+    return p->causal && p->s_k <= SM80_KV_STAGGER_MAX_KEYS && SM80_KV_STAGGER_CTAS_PER_SM * smem <= dev->max_smem_optin;
+}
+
 /* Largest tile (listed first) for the dtype and head dim that the rows warrant and the device's
    shared memory allows. Returns 0 if none. */
 static int pick_variant(const flashc_problem *p, const flashc_device_info *dev, long long rows, sm80_plan *pl)
@@ -208,12 +232,16 @@ static int pick_variant(const flashc_problem *p, const flashc_device_info *dev, 
         const int fast = v->kind == SM80_KIND_FAST_KV || v->kind == SM80_KIND_LEAN_MASK_FAST_KV;
         if (lean && !p->causal && p->window_left < 0 && p->window_right < 0) continue;
         if (fast && !fast_kv_ok(p, v->block_n())) continue;
+        /* the staggered d256 tile: short causal prefill, non-paged equal-stride K/V */
+        if (v->kind == SM80_KIND_KV_STAGGER &&
+            (!sm80_kv_stagger(p, dev, v->smem()) || !fast_kv_ok(p, v->block_n()) || rows < SM80_BIG_TILE_MIN_ROWS))
+            continue;
         /* deep rings: the page-sub variant exactly when pages split its key blocks */
         const int sk = v->kind == SM80_KIND_SPLIT_KEYS || v->kind == SM80_KIND_SPLIT_KEYS_PAGE_SUB;
         const int pg = v->kind == SM80_KIND_DEEP_PAGE_SUB || v->kind == SM80_KIND_SPLIT_KEYS_PAGE_SUB;
         const int deep = v->kind == SM80_KIND_DEEP || sk || pg;
         if (sk && (rows > (long long)v->block_m * (is8 ? SM80_SPLIT_KEYS_MAX_TILES_8BIT : 1) ||
-                   (!is8 && rows <= SM80_SPLIT_KEYS_MIN_ROWS_16BIT)))
+                   (!is8 && p->kv_layout == FLASHC_KV_PAGED && rows <= SM80_SPLIT_KEYS_MIN_ROWS_16BIT_PAGED)))
             continue;
         const int sub = deep ? page_sub_shift(p, v->block_n()) : 0;
         /* split-key tile: non-paged or whole-block pages; its page-sub twin: pages splitting a block */

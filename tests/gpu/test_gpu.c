@@ -939,6 +939,8 @@ static void tail_split_cases(void)
 
 int main(int argc, char **argv)
 {
+    /* line-buffered even into a log file: a run killed by a timeout keeps every FAIL it printed */
+    setvbuf(stdout, NULL, _IOLBF, 0);
     for (int i = 1; i < argc; ++i) {
         if (!strcmp(argv[i], "--quick")) g_quick = 1;
         else if (!strcmp(argv[i], "--filter") && i + 1 < argc) g_filter = argv[++i];
