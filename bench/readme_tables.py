@@ -38,16 +38,25 @@ def fa3_table(rows, seqlens, impls):
     lines = []
     for d in (64, 128, 256):
         for causal in (False, True):
+            group = []
             for dtype, impl, label in impls:
                 vals = [figure(rows, set="fa3", dtype=dtype, d=d, causal=causal, impl=impl, s_q=s)
                         for s in seqlens]
-                if all(v is None for v in vals):
-                    continue
-                cells = [f"{v:.0f}" if v is not None else "n/a" for v in vals]
-                if impl == "flashc":
-                    cells = [f"**{c}**" for c in cells]
+                if not all(v is None for v in vals):
+                    group.append((label, vals))
+            # bold: the fastest of the (d, causal) group at that length (ties: every one of them)
+            best = [max((round(v[i]) for _, v in group if v[i] is not None), default=None)
+                    for i in range(len(seqlens))]
+            for label, vals in group:
+                cells = [fmt_best(v, b) for v, b in zip(vals, best)]
                 lines.append(f"| {d} | {'yes' if causal else 'no'} | {label} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
+
+
+def fmt_best(v, best):
+    if v is None:
+        return "n/a"
+    return f"**{v:.0f}**" if round(v) == best else f"{v:.0f}"
 
 
 def decode_table(rows):
@@ -63,8 +72,9 @@ def decode_table(rows):
         cells = []
         for impl, _ in DECODE_IMPLS:
             v = figure(dec, "gbs", b=b, h_q=hq, h_kv=hk, s_k=sk, s_q=sq, impl=impl)
-            cells.append(f"{v:.0f}" if v is not None else "n/a")
-        cells[0] = f"**{cells[0]}**"
+            cells.append(v)
+        best = max((round(v) for v in cells if v is not None), default=None)
+        cells = [fmt_best(v, best) for v in cells]
         lines.append(f"| {b} | {hq} | {hk} | {fmt_s(sk)} | {sq} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
