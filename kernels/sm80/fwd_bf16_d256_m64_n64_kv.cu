@@ -1,6 +1,7 @@
-/* sm80 forward variant (WIP): bf16 inputs, head dim 256, 64 query rows per CTA in 4 warps, 64-key
+/* sm80 forward variant: bf16 inputs, head dim 256, 64 query rows per CTA in 4 warps, 64-key
    tiles, one K and one V buffer copied in turn (FWD_KV_STAGGER; 96 KB, two CTAs per SM), lean
-   mask, fast K/V loader only. Routed only with the dev hook FLASHC_SM80_KV_STAGGER=1. */
+   mask, fast K/V loader only. Routed for causal prefill with s_k <= 2048 where two CTAs fit per
+   SM (sm80_launch.cu, SM80_KV_STAGGER_MAX_KEYS). */
 #define FWD_BF16 1
 #define FWD_HEAD_DIM 256
 #define FWD_M_SLABS 1

@@ -147,7 +147,7 @@ typedef uint16_t elem_t;
 #ifndef FWD_SKIP_IDLE_WARPS
 #define FWD_SKIP_IDLE_WARPS 0
 #endif
-/* FWD_KV_STAGGER (WIP, default 0; with FWD_STAGES 1 and FWD_FAST_KV_ONLY): one K and one V buffer,
+/* FWD_KV_STAGGER (default 0; with FWD_STAGES 1 and FWD_FAST_KV_ONLY): one K and one V buffer,
    copied in turn (FlashAttention-2's schedule): V_n lands under Q.K_n^T and the softmax, K_n-1
    under P.V_n, two barriers per block. Q + K + V of a 64 x 64-key d256 tile is 96 KB, so two CTAs
    share an SM and one's tile start and end overlap the other's loop. */
