@@ -1327,6 +1327,33 @@ static __device__ __forceinline__ float score_mult(const sm80_fwd_params *prm, c
 #endif
 }
 
+#if !FWD_WARP_SPLIT_KEYS
+/* S = Q.K_n^T, masked / transformed where the block needs it, then the online softmax (S becomes
+   P, O and the row statistics are rescaled): everything of key block n but P.V. */
+static __device__ __forceinline__ void block_scores(const sm80_fwd_params *prm, const fwd_ctx *c,
+                                                    float S[M_SLABS][S_FRAGS][4], float O[M_SLABS][O_FRAGS][4],
+                                                    float m[ROWS_PER_THREAD], float l[ROWS_PER_THREAD], float mult,
+#if Q_IN_REGS
+                                                    const uint32_t qf[K_STEPS_QK][4],
+#endif
+                                                    uint32_t sQ_addr, uint32_t sK_addr, int n, int warp, int lane)
+{
+    compute_qk(S,
+#if Q_IN_REGS
+               qf,
+#endif
+               sQ_addr, sK_addr, warp, lane);
+    const int need_mask = block_needs_mask(prm, c, n);
+#if FWD_LEAN_MASK
+    if (prm->transform) score_transform(prm, c, S, n * BLOCK_N, warp, lane, need_mask);
+    else if (need_mask) mask_scores(prm, c, S, n, warp, lane);
+#else
+    if (prm->transform || need_mask) score_transform(prm, c, S, n * BLOCK_N, warp, lane, need_mask);
+#endif
+    online_softmax(S, O, m, l, mult);
+}
+#endif
+
 #if FWD_WARP_SPLIT_KEYS
 #include "sm80/fwd_splitk.cuh"
 #else
@@ -1393,19 +1420,11 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_CTAS_PER_SM) FWD_KERNEL(const
             }
 #endif
             float S[M_SLABS][S_FRAGS][4];
-            compute_qk(S,
+            block_scores(&prm, &c, S, O, m, l, mult,
 #if Q_IN_REGS
-                       qf,
+                         qf,
 #endif
-                       sQ_addr, cvta_to_shared_u32(sK), warp, lane);
-            int need_mask = block_needs_mask(&prm, &c, n);
-#if FWD_LEAN_MASK
-            if (prm.transform) score_transform(&prm, &c, S, n * BLOCK_N, warp, lane, need_mask);
-            else if (need_mask) mask_scores(&prm, &c, S, n, warp, lane);
-#else
-            if (prm.transform || need_mask) score_transform(&prm, &c, S, n * BLOCK_N, warp, lane, need_mask);
-#endif
-            online_softmax(S, O, m, l, mult);
+                         sQ_addr, cvta_to_shared_u32(sK), n, warp, lane);
             CP_ASYNC_WAIT_GROUP(0);
             /* V_n landed for every thread; every warp is done with K_n */
             __syncthreads();
@@ -1483,19 +1502,11 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_CTAS_PER_SM) FWD_KERNEL(const
             }
 #endif
             float S[M_SLABS][S_FRAGS][4];
-            compute_qk(S,
+            block_scores(&prm, &c, S, O, m, l, mult,
 #if Q_IN_REGS
-                       qf,
+                         qf,
 #endif
-                       sQ_addr, cvta_to_shared_u32(sK + stage * TILE_KV_ELEMS), warp, lane);
-            int need_mask = block_needs_mask(&prm, &c, n);
-#if FWD_LEAN_MASK
-            if (prm.transform) score_transform(&prm, &c, S, n * BLOCK_N, warp, lane, need_mask);
-            else if (need_mask) mask_scores(&prm, &c, S, n, warp, lane);
-#else
-            if (prm.transform || need_mask) score_transform(&prm, &c, S, n * BLOCK_N, warp, lane, need_mask);
-#endif
-            online_softmax(S, O, m, l, mult);
+                         sQ_addr, cvta_to_shared_u32(sK + stage * TILE_KV_ELEMS), n, warp, lane);
             compute_pv(S, O, cvta_to_shared_u32(sV + stage * TILE_KV_ELEMS), lane);
         }
 #endif /* FWD_KV_STAGGER */

@@ -104,6 +104,9 @@ typedef struct sm80_variant {
     SM80_VARIANT_NAMED(dtype, dd, mm, SM80_KIND_SPLIT_KEYS, flashc_sm80_fwd_##dt##_d##dd##_m##mm##_sk)
 #define SM80_VARIANT_SK_PG(dtype, dt, dd, mm) \
     SM80_VARIANT_NAMED(dtype, dd, mm, SM80_KIND_SPLIT_KEYS_PAGE_SUB, flashc_sm80_fwd_##dt##_d##dd##_m##mm##_sk_pg)
+/* the staggered d256 tile (see SM80_KV_STAGGER_MAX_KEYS) */
+#define SM80_VARIANT_KV(dtype, dt) \
+    SM80_VARIANT_NAMED(dtype, 256, 64, SM80_KIND_KV_STAGGER, flashc_sm80_fwd_##dt##_d256_m64_n64_kv)
 /* Per (dtype, head dim): preferred first (larger tile, then deeper ring; a page-sub variant before
    its twin). The 8-warp 128-row tiles (_n<keys>: d128 128 x 128, d256 128 x 64; H200 bf16 prefill
    +2-7 % and +4-15 % over the 4-warp ones) need 160 / 192 KB of smem: where the opt-in is smaller
@@ -124,8 +127,7 @@ static const sm80_variant k_variants[] = {
     SM80_VARIANT_SK(FLASHC_DTYPE_F16, f16, 128, 32),
     SM80_VARIANT_DEEP(FLASHC_DTYPE_F16, f16, 128, 64, 3),
     SM80_VARIANT(FLASHC_DTYPE_F16, f16, 128, 64),
-    {FLASHC_DTYPE_F16, 256, 64, SM80_KIND_KV_STAGGER, flashc_sm80_fwd_f16_d256_m64_n64_kv,
-     flashc_sm80_fwd_f16_d256_m64_n64_kv_smem_bytes, flashc_sm80_fwd_f16_d256_m64_n64_kv_block_n},
+    SM80_VARIANT_KV(FLASHC_DTYPE_F16, f16),
     SM80_VARIANT_LM_F(FLASHC_DTYPE_F16, 256, 128, flashc_sm80_fwd_f16_d256_m128_n64_lm_f),
     SM80_VARIANT_N_LM(FLASHC_DTYPE_F16, f16, 256, 128, 64),
     SM80_VARIANT_F(FLASHC_DTYPE_F16, 256, 128, flashc_sm80_fwd_f16_d256_m128_n64_f),
@@ -146,8 +148,7 @@ static const sm80_variant k_variants[] = {
     SM80_VARIANT_SK(FLASHC_DTYPE_BF16, bf16, 128, 32),
     SM80_VARIANT_DEEP(FLASHC_DTYPE_BF16, bf16, 128, 64, 3),
     SM80_VARIANT(FLASHC_DTYPE_BF16, bf16, 128, 64),
-    {FLASHC_DTYPE_BF16, 256, 64, SM80_KIND_KV_STAGGER, flashc_sm80_fwd_bf16_d256_m64_n64_kv,
-     flashc_sm80_fwd_bf16_d256_m64_n64_kv_smem_bytes, flashc_sm80_fwd_bf16_d256_m64_n64_kv_block_n},
+    SM80_VARIANT_KV(FLASHC_DTYPE_BF16, bf16),
     SM80_VARIANT_LM_F(FLASHC_DTYPE_BF16, 256, 128, flashc_sm80_fwd_bf16_d256_m128_n64_lm_f),
     SM80_VARIANT_N_LM(FLASHC_DTYPE_BF16, bf16, 256, 128, 64),
     SM80_VARIANT_F(FLASHC_DTYPE_BF16, 256, 128, flashc_sm80_fwd_bf16_d256_m128_n64_f),
@@ -229,12 +230,12 @@ static int pick_variant(const flashc_problem *p, const flashc_device_info *dev, 
         const sm80_variant *v = &k_variants[i];
         if (v->dt != p->in_dtype || v->d != p->d) continue;
         const int lean = v->kind == SM80_KIND_LEAN_MASK || v->kind == SM80_KIND_LEAN_MASK_FAST_KV;
-        const int fast = v->kind == SM80_KIND_FAST_KV || v->kind == SM80_KIND_LEAN_MASK_FAST_KV;
+        const int fast = v->kind == SM80_KIND_FAST_KV || v->kind == SM80_KIND_LEAN_MASK_FAST_KV ||
+                         v->kind == SM80_KIND_KV_STAGGER;
         if (lean && !p->causal && p->window_left < 0 && p->window_right < 0) continue;
         if (fast && !fast_kv_ok(p, v->block_n())) continue;
         /* the staggered d256 tile: short causal prefill, non-paged equal-stride K/V */
-        if (v->kind == SM80_KIND_KV_STAGGER &&
-            (!sm80_kv_stagger(p, dev, v->smem()) || !fast_kv_ok(p, v->block_n()) || rows < SM80_BIG_TILE_MIN_ROWS))
+        if (v->kind == SM80_KIND_KV_STAGGER && (!sm80_kv_stagger(p, dev, v->smem()) || rows < SM80_BIG_TILE_MIN_ROWS))
             continue;
         /* deep rings: the page-sub variant exactly when pages split its key blocks */
         const int sk = v->kind == SM80_KIND_SPLIT_KEYS || v->kind == SM80_KIND_SPLIT_KEYS_PAGE_SUB;
