@@ -24,7 +24,11 @@
  *   FWD_NUM_WARPS optional (default SM80_NUM_WARPS = 4): warps per CTA. The _n<keys> prefill
  *                 variants use 8 warps of one slab (128 rows, one CTA per SM at ~255 registers):
  *                 d128 128 x 128 keys, d256 128 x 64 (FA2's d256 tile)
- *   FWD_BLOCK_N   optional: keys per tile (default: the rule under "tiles" below)
+ *   FWD_BLOCK_N   optional: keys per tile (default: the rule under "tiles" below). The d128 x 2-slab
+ *                 _n64 twins (FlashAttention-2's d128 geometry, two CTAs per SM on sm_90) set 64
+ *                 and take ptxas's 80-92 byte spill: a few loop-invariant addresses reloaded per key
+ *                 block from L1. Measured with the spill, they beat the 8-warp tile by 4-11 %
+ *                 (sm80_launch.cu sm80_two_slab)
  *   FWD_LEAN_MASK optional (default 0): masked key blocks without a score transform use
  *                 mask_scores (a per-row key range, 2 compares per element) instead of
  *                 score_transform. Set by d64 m128 and by the _lm twins of the 8-warp tiles, which the
@@ -50,10 +54,11 @@
  *   CTA      NUM_WARPS warps (4, or 8 in the _n<keys> variants); BLOCK_M = NUM_WARPS x 16 x
  *            M_SLABS query rows (M_SLABS m16 slabs per warp)
  *   tiles    BLOCK_N = FWD_BLOCK_N, else 64 keys (d64; d128 with one slab) or 32 (d256; d128 with
- *            two slabs, whose 64-key S spills even with the lean code); STAGES K/V buffers
+ *            two slabs, whose 64-key S spills: only the _n64 twins take that); STAGES K/V buffers
  *            (cp.async): 2, or FWD_STAGES in the deep 64-row variants
  *   smem     Q BLOCK_Mxd + STAGES x (K + V) BLOCK_Nxd, 16-bit: M64: d64 40 KB, d128 80 KB,
  *            d256 96 KB; M128: d64 48 KB, d128 64 KB (all within the 99 KB opt-in of sm_86/89);
+ *            d128 x 2 slabs x 64 keys (_n64) 96 KB, two CTAs per SM on sm_90;
  *            8 warps: d128 x 128 keys 160 KB, d256 x 64 keys 192 KB (the host falls back to the
  *            4-warp tiles where the opt-in is smaller); deep M64 (sm_90): d64 x4 stages 72 KB,
  *            d128 x3 stages 112 KB: two CTAs per SM (registers allow two anyway)

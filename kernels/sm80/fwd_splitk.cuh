@@ -9,6 +9,7 @@
  * block's whole QK / softmax / PV sat on one (8-bit, s_q 1) or two (s_q 4, group 8) warps; here
  * each block's math is spread over all four.
  */
+#include "ptx/griddepcontrol.h"
 
 /* ---- Lean K/V loader (non-paged) ------------------------------------------------------------ */
 /* The general loader redoes every chunk's 64-bit index math, the paging test and (8-bit) the V^T
@@ -295,6 +296,9 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_CTAS_PER_SM) FWD_KERNEL(const
     elem_t *sK = sQ + TILE_Q_ELEMS;                    /* STAGES K tiles */
     elem_t *sV = sK + STAGES * TILE_KV_ELEMS;          /* STAGES V tiles (8-bit: V^T, d x BLOCK_N) */
     const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
+    /* split-KV: the combine grid, launched as this grid's programmatic dependent (sm_90), may be
+       placed on SMs as this grid's CTAs finish; it waits for all of them before reading */
+    griddep_launch_dependents();
 
     fwd_ctx c;
     setup_ctx(&prm, &c);

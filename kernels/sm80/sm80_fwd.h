@@ -17,7 +17,7 @@
 
 #define SM80_NUM_WARPS 4
 #define SM80_NUM_THREADS (SM80_NUM_WARPS * 32)
-#define SM80_MAX_SPLITS 64  /* split-KV upper bound (combine kernel reads one LSE per lane pair) */
+#define SM80_MAX_SPLITS 64  /* split-KV upper bound (combine kernel: one LSE per lane, two rounds) */
 
 typedef struct sm80_fwd_params {
     flashc_problem p;
@@ -79,6 +79,12 @@ SM80_DECLARE_FWD(flashc_sm80_fwd_f16_d256_m128_n64_lm_f)
 SM80_DECLARE_FWD(flashc_sm80_fwd_bf16_d256_m128_n64_lm_f)
 SM80_DECLARE_FWD(flashc_sm80_fwd_f16_d256_m64_n64_kv)
 SM80_DECLARE_FWD(flashc_sm80_fwd_bf16_d256_m64_n64_kv)
+/* FlashAttention-2's d128 geometry: 4 warps x 2 row slabs, 64 keys, 2-stage ring (fast loader
+   only; _lm: lean mask) */
+SM80_DECLARE_FWD(flashc_sm80_fwd_f16_d128_m128_n64_f)
+SM80_DECLARE_FWD(flashc_sm80_fwd_bf16_d128_m128_n64_f)
+SM80_DECLARE_FWD(flashc_sm80_fwd_f16_d128_m128_n64_lm_f)
+SM80_DECLARE_FWD(flashc_sm80_fwd_bf16_d128_m128_n64_lm_f)
 /* deep K/V rings for decode (sm_90 only, see fwd_kernel.cuh FWD_STAGES) */
 SM80_DECLARE_FWD(flashc_sm80_fwd_f16_d64_m64_s4)
 SM80_DECLARE_FWD(flashc_sm80_fwd_f16_d128_m64_s3)
@@ -118,7 +124,8 @@ SM80_DECLARE_FWD(flashc_sm80_fwd_e4m3_d128_m16_sk_pg)
 SM80_DECLARE_FWD(flashc_sm80_fwd_int8_d64_m16_sk_pg)
 SM80_DECLARE_FWD(flashc_sm80_fwd_int8_d128_m16_sk_pg)
 #endif
-cudaError_t flashc_sm80_combine(const sm80_fwd_params *prm, cudaStream_t stream);
+/* split-KV combine; pdl: launch it as a programmatic dependent of the forward grid (sm_90+) */
+cudaError_t flashc_sm80_combine(const sm80_fwd_params *prm, int pdl, cudaStream_t stream);
 #ifdef __cplusplus
 }
 #endif

@@ -63,6 +63,8 @@ typedef struct sm80_variant {
 #define SM80_KIND_LEAN_MASK_FAST_KV 6
 #define SM80_KIND_SPLIT_KEYS_PAGE_SUB 7
 #define SM80_KIND_KV_STAGGER 8
+#define SM80_KIND_TWO_SLAB 9           /* FA2's d128 geometry (fast loader only), see sm80_two_slab */
+#define SM80_KIND_TWO_SLAB_LEAN_MASK 10 /* the same with the lean mask */
 #define SM80_VARIANT_NAMED(dtype, dd, mm, kind, name) {dtype, dd, mm, kind, name, name##_smem_bytes, name##_block_n}
 #define SM80_VARIANT(dtype, dt, dd, mm) SM80_VARIANT_NAMED(dtype, dd, mm, SM80_KIND_PLAIN, flashc_sm80_fwd_##dt##_d##dd##_m##mm)
 #define SM80_VARIANT_N(dtype, dt, dd, mm, nn) \
@@ -104,6 +106,9 @@ typedef struct sm80_variant {
     SM80_VARIANT_NAMED(dtype, dd, mm, SM80_KIND_SPLIT_KEYS, flashc_sm80_fwd_##dt##_d##dd##_m##mm##_sk)
 #define SM80_VARIANT_SK_PG(dtype, dt, dd, mm) \
     SM80_VARIANT_NAMED(dtype, dd, mm, SM80_KIND_SPLIT_KEYS_PAGE_SUB, flashc_sm80_fwd_##dt##_d##dd##_m##mm##_sk_pg)
+/* FA2's d128 geometry, 128 rows x 64 keys in 4 warps of two slabs (see sm80_two_slab); tail: _f / _lm_f */
+#define SM80_VARIANT_2S(dtype, dt, tail, kind) \
+    SM80_VARIANT_NAMED(dtype, 128, 128, kind, flashc_sm80_fwd_##dt##_d128_m128_n64##tail)
 /* the staggered d256 tile (see SM80_KV_STAGGER_MAX_KEYS) */
 #define SM80_VARIANT_KV(dtype, dt) \
     SM80_VARIANT_NAMED(dtype, 256, 64, SM80_KIND_KV_STAGGER, flashc_sm80_fwd_##dt##_d256_m64_n64_kv)
@@ -118,6 +123,8 @@ static const sm80_variant k_variants[] = {
     SM80_VARIANT_SK(FLASHC_DTYPE_F16, f16, 64, 32),
     SM80_VARIANT_DEEP(FLASHC_DTYPE_F16, f16, 64, 64, 4),
     SM80_VARIANT(FLASHC_DTYPE_F16, f16, 64, 64),
+    SM80_VARIANT_2S(FLASHC_DTYPE_F16, f16, _lm_f, SM80_KIND_TWO_SLAB_LEAN_MASK),
+    SM80_VARIANT_2S(FLASHC_DTYPE_F16, f16, _f, SM80_KIND_TWO_SLAB),
     SM80_VARIANT_LM_F(FLASHC_DTYPE_F16, 128, 128, flashc_sm80_fwd_f16_d128_m128_n128_lm_f),
     SM80_VARIANT_N_LM(FLASHC_DTYPE_F16, f16, 128, 128, 128),
     SM80_VARIANT_F(FLASHC_DTYPE_F16, 128, 128, flashc_sm80_fwd_f16_d128_m128_n128_f),
@@ -139,6 +146,8 @@ static const sm80_variant k_variants[] = {
     SM80_VARIANT_SK(FLASHC_DTYPE_BF16, bf16, 64, 32),
     SM80_VARIANT_DEEP(FLASHC_DTYPE_BF16, bf16, 64, 64, 4),
     SM80_VARIANT(FLASHC_DTYPE_BF16, bf16, 64, 64),
+    SM80_VARIANT_2S(FLASHC_DTYPE_BF16, bf16, _lm_f, SM80_KIND_TWO_SLAB_LEAN_MASK),
+    SM80_VARIANT_2S(FLASHC_DTYPE_BF16, bf16, _f, SM80_KIND_TWO_SLAB),
     SM80_VARIANT_LM_F(FLASHC_DTYPE_BF16, 128, 128, flashc_sm80_fwd_bf16_d128_m128_n128_lm_f),
     SM80_VARIANT_N_LM(FLASHC_DTYPE_BF16, bf16, 128, 128, 128),
     SM80_VARIANT_F(FLASHC_DTYPE_BF16, 128, 128, flashc_sm80_fwd_bf16_d128_m128_n128_f),
@@ -221,6 +230,31 @@ static int sm80_kv_stagger(const flashc_problem *p, const flashc_device_info *de
     return p->causal && p->s_k <= SM80_KV_STAGGER_MAX_KEYS && SM80_KV_STAGGER_CTAS_PER_SM * smem <= dev->max_smem_optin;
 }
 
+/* FlashAttention-2's d128 geometry (4 warps x 2 row slabs x 64 keys, 96 KB) at two CTAs per SM,
+   against the 8-warp 128 x 128-key tile at one. The 8-warp tile's warps each read a whole K and V
+   block through ldmatrix for 16 rows (0.125 B of smem per MAC; Nsight Compute on the H200: L1/smem
+   the busiest unit at 63 %, 0.45 eligible warps per scheduler); two slabs per warp halve that.
+   H200 bf16: non-causal +10.9 / +8.1 / +5.9 / +4.5 / +3.8 % at 512 / 1k / 2k / 4k / 8k, causal
+   +6.3 / +4.3 / +2.1 / +0.5 / -1.0 %. ptxas spills 80-92 bytes (255 registers, a few loads of
+   loop-invariant addresses per key block, L1 hits), measured with them. So: non-causal at every
+   length, causal / windowed up to SM80_TWO_SLAB_MAX_KEYS_MASKED keys. */
+#define SM80_TWO_SLAB_MAX_KEYS_MASKED 2048
+#define SM80_TWO_SLAB_CTAS_PER_SM 2
+
+/* Dev hook (not API): FLASHC_SM80_TWO_SLAB=1 sends every d128 16-bit prefill the tile can take
+   (non-paged, equal strides, >= 128 rows) to it wherever two CTAs fit, =0 none (the 8-warp tile),
+   for A/B and tests; unset: the rule above. Read on every call. */
+static int sm80_two_slab(const flashc_problem *p, const flashc_device_info *dev, int smem)
+{
+    /* FWD_MIN_ARCH 900: an empty body below sm_90 */
+    if (dev->cc_major * 10 + dev->cc_minor < SM80_DEEP_MIN_CC || SM80_TWO_SLAB_CTAS_PER_SM * smem > dev->max_smem_optin)
+        return 0;
+    const char *e = getenv("FLASHC_SM80_TWO_SLAB");
+    if (e) return atoi(e) == 1;
+    const int masked = p->causal || p->window_left >= 0 || p->window_right >= 0;
+    return !masked || p->s_k <= SM80_TWO_SLAB_MAX_KEYS_MASKED;
+}
+
 /* Largest tile (listed first) for the dtype and head dim that the rows warrant and the device's
    shared memory allows. Returns 0 if none. */
 static int pick_variant(const flashc_problem *p, const flashc_device_info *dev, long long rows, sm80_plan *pl)
@@ -229,9 +263,13 @@ static int pick_variant(const flashc_problem *p, const flashc_device_info *dev, 
     for (int i = 0; i < SM80_NUM_VARIANTS; ++i) {
         const sm80_variant *v = &k_variants[i];
         if (v->dt != p->in_dtype || v->d != p->d) continue;
-        const int lean = v->kind == SM80_KIND_LEAN_MASK || v->kind == SM80_KIND_LEAN_MASK_FAST_KV;
+        const int two = v->kind == SM80_KIND_TWO_SLAB || v->kind == SM80_KIND_TWO_SLAB_LEAN_MASK;
+        const int lean = v->kind == SM80_KIND_LEAN_MASK || v->kind == SM80_KIND_LEAN_MASK_FAST_KV ||
+                         v->kind == SM80_KIND_TWO_SLAB_LEAN_MASK;
         const int fast = v->kind == SM80_KIND_FAST_KV || v->kind == SM80_KIND_LEAN_MASK_FAST_KV ||
-                         v->kind == SM80_KIND_KV_STAGGER;
+                         v->kind == SM80_KIND_KV_STAGGER || two;
+        /* FA2's d128 geometry: where two CTAs fit, non-causal, short causal (sm80_two_slab) */
+        if (two && !sm80_two_slab(p, dev, v->smem())) continue;
         if (lean && !p->causal && p->window_left < 0 && p->window_right < 0) continue;
         if (fast && !fast_kv_ok(p, v->block_n())) continue;
         /* the staggered d256 tile: short causal prefill, non-paged equal-stride K/V */
@@ -287,6 +325,18 @@ static int choose_splits(const flashc_problem *p, const flashc_device_info *dev,
     for (int s = 1; s <= max_s; ++s)
         if (eff[s] >= SM80_SPLIT_EFFICIENCY * best) return s;
     return 1;
+}
+
+/* The combine grid follows the forward as its programmatic dependent where the device has
+   griddepcontrol (sm_90+): its CTAs are placed as the forward's (split-key tiles: which release it
+   at their start) finish and wait on-device, so no launch gap sits between the two. H200 bf16,
+   b 8 h 64/8 4k decode: the combine rewrite +2.6-3.0 %, with this on top about +2 % more.
+   Dev hook (not API): FLASHC_SM80_PDL=0 launches it plainly. */
+#define SM80_PDL_MIN_CC_MAJOR 9
+static int sm80_pdl(const flashc_device_info *dev)
+{
+    const char *e = getenv("FLASHC_SM80_PDL");
+    return dev->cc_major >= SM80_PDL_MIN_CC_MAJOR && !(e && atoi(e) == 0);
 }
 
 /* Returns 0 if no variant fits (head dim or shared memory). */
@@ -431,7 +481,7 @@ extern "C" flashc_status flashc_sm80_forward(const flashc_problem *p, const flas
         return flashc_error(FLASHC_STATUS_CUDA_ERROR, "sm80: forward kernel launch failed: %s",
                             cudaGetErrorString(e));
     if (pl.splits > 1) {
-        e = flashc_sm80_combine(&prm, (cudaStream_t)stream);
+        e = flashc_sm80_combine(&prm, sm80_pdl(dev), (cudaStream_t)stream);
         if (e != cudaSuccess)
             return flashc_error(FLASHC_STATUS_CUDA_ERROR, "sm80: combine kernel launch failed: %s",
                                 cudaGetErrorString(e));
