@@ -86,8 +86,10 @@ typedef struct sm80_variant {
    16), non-paged or with pages holding whole key blocks; page-sub pages go to the _pg variants,
    other paged layouts to the 64-row deep ring (per-row page path). H200: 8-bit s_q 1 +48 %,
    16-bit 32 rows +20 %; 16-bit rows <= 16 on non-paged K/V +2-8 % (b 64, h 32/8, 4k / 8k s_q 1:
-   +2.0 / +3.6 %; b 8 32k +2.8 %; b 128 MHA +5-8 %), but paged with pages of 64 -7 %, so paged
-   16-bit rows <= 16 keep the 64-row deep ring.
+   +2.0 / +3.6 %; b 8 32k +2.8 %; b 128 MHA +5-8 %). Paged with pages of 64 it lost 7 % to the
+   deep ring while it copied whole-block pages with the general loader; WIP: they now take its
+   lean loader from a per-block base (sk_block_bases), and dev hook FLASHC_SM80_SK_WHOLE_PAGES=0
+   keeps paged 16-bit rows <= 16 on the 64-row deep ring, for A/B.
    8-bit 17-32 rows take two 16-row CTAs per KV head (grid_m 2, adjacent in launch order, so the
    second reads K/V mostly from L2): a 32-row 8-bit split-key tile spilled 4-120 bytes, and the
    64-row ring left each block's math to two warps. 8-bit pages of 16-64 keys (2^k, splitting a
@@ -255,6 +257,14 @@ static int sm80_two_slab(const flashc_problem *p, const flashc_device_info *dev,
     return !masked || p->s_k <= SM80_TWO_SLAB_MAX_KEYS_MASKED;
 }
 
+/* Dev hook (not API), WIP: FLASHC_SM80_SK_WHOLE_PAGES=0 sends paged 16-bit decode of <= 16 rows to
+   the deep ring, as before the split-key tile's whole-block-page loader. */
+static int sm80_sk_whole_pages(void)
+{
+    const char *e = getenv("FLASHC_SM80_SK_WHOLE_PAGES");
+    return !(e && atoi(e) == 0);
+}
+
 /* Largest tile (listed first) for the dtype and head dim that the rows warrant and the device's
    shared memory allows. Returns 0 if none. */
 static int pick_variant(const flashc_problem *p, const flashc_device_info *dev, long long rows, sm80_plan *pl)
@@ -280,7 +290,8 @@ static int pick_variant(const flashc_problem *p, const flashc_device_info *dev, 
         const int pg = v->kind == SM80_KIND_DEEP_PAGE_SUB || v->kind == SM80_KIND_SPLIT_KEYS_PAGE_SUB;
         const int deep = v->kind == SM80_KIND_DEEP || sk || pg;
         if (sk && (rows > (long long)v->block_m * (is8 ? SM80_SPLIT_KEYS_MAX_TILES_8BIT : 1) ||
-                   (!is8 && p->kv_layout == FLASHC_KV_PAGED && rows <= SM80_SPLIT_KEYS_MIN_ROWS_16BIT_PAGED)))
+                   (!is8 && p->kv_layout == FLASHC_KV_PAGED && rows <= SM80_SPLIT_KEYS_MIN_ROWS_16BIT_PAGED &&
+                    !sm80_sk_whole_pages())))
             continue;
         const int sub = deep ? page_sub_shift(p, v->block_n()) : 0;
         /* split-key tile: non-paged or whole-block pages; its page-sub twin: pages splitting a block */

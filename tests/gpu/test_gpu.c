@@ -843,6 +843,21 @@ static void feature_cases(flashc_dtype dt, int d)
         c = base_case(dt, d); c.b = 8; c.sq = is8 ? 2 : 3; c.sk = 150; c.hkv = 4; c.hq = 4 * g; c.out_dt = FLASHC_DTYPE_F16;
         named(&c, "decode splitk sk150 no split"); run_case(c);
     }
+    /* 16-bit split-key tile on pages holding whole key blocks (sm_90; its lean loader from a
+       per-block base), <= 16 rows: pages of 64 (d128's block), 128 and 384 keys (d64's block is
+       128), an empty sequence, causal and window */
+    if (dt != FLASHC_DTYPE_FP8_E4M3 && dt != FLASHC_DTYPE_INT8) {
+        const int psw[3] = {64, 128, 384};
+        for (int i = 0; i < 3; ++i) {
+            const int g = i == 2 ? 8 : 4;
+            c = base_case(dt, d); c.b = 3; c.kv = KV_PAGED; c.page_size = psw[i]; c.sq = i == 0 ? 1 : 2;
+            c.hkv = 2; c.hq = 2 * g; c.causal = c.sq > 1; c.wl = i == 2 ? 500 : -1;
+            { int lk[3] = {1500, 0, 2101}; memcpy(c.seqlens_k, lk, sizeof lk); }
+            char what[80];
+            snprintf(what, sizeof what, "decode paged whole pages ps%d %d rows%s", psw[i], c.sq * g, c.wl >= 0 ? " window" : "");
+            named(&c, what); run_case(c);
+        }
+    }
     /* 8-bit split-key routes of wip8 (sm_90): 17-32 rows as two 16-row CTAs per KV head (the second
        tile partly padded at 20 / 24 rows), and the page-sub twins (pages of 16 / 32 / 64 keys inside a
        128-key block, rows <= 16 and 17-32); pages of 256 hold whole blocks, pages of 257 keep the
