@@ -87,9 +87,11 @@ typedef struct sm80_variant {
    other paged layouts to the 64-row deep ring (per-row page path). H200: 8-bit s_q 1 +48 %,
    16-bit 32 rows +20 %; 16-bit rows <= 16 on non-paged K/V +2-8 % (b 64, h 32/8, 4k / 8k s_q 1:
    +2.0 / +3.6 %; b 8 32k +2.8 %; b 128 MHA +5-8 %). Paged with pages of 64 it lost 7 % to the
-   deep ring while it copied whole-block pages with the general loader; WIP: they now take its
-   lean loader from a per-block base (sk_block_bases), and dev hook FLASHC_SM80_SK_WHOLE_PAGES=0
-   keeps paged 16-bit rows <= 16 on the 64-row deep ring, for A/B.
+   deep ring while it copied whole-block pages with the general loader; since they take its lean
+   loader from a per-block base (sk_block_bases) it wins there: b 64 h 32/8 8k s_q 1, pages of 64
+   3957 -> 4228 GB/s (+6.8 %), pages of 256 3960 -> 4281 (flashc_bench). So paged 16-bit rows <= 16
+   take it when pages hold whole blocks (others: the deep ring's page-sub twins or per-row path);
+   dev hook FLASHC_SM80_SK_WHOLE_PAGES=0 keeps them on the 64-row deep ring, for A/B.
    8-bit 17-32 rows take two 16-row CTAs per KV head (grid_m 2, adjacent in launch order, so the
    second reads K/V mostly from L2): a 32-row 8-bit split-key tile spilled 4-120 bytes, and the
    64-row ring left each block's math to two warps. 8-bit pages of 16-64 keys (2^k, splitting a
@@ -257,8 +259,8 @@ static int sm80_two_slab(const flashc_problem *p, const flashc_device_info *dev,
     return !masked || p->s_k <= SM80_TWO_SLAB_MAX_KEYS_MASKED;
 }
 
-/* Dev hook (not API), WIP: FLASHC_SM80_SK_WHOLE_PAGES=0 sends paged 16-bit decode of <= 16 rows to
-   the deep ring, as before the split-key tile's whole-block-page loader. */
+/* Dev hook (not API): FLASHC_SM80_SK_WHOLE_PAGES=0 sends paged 16-bit decode of <= 16 rows to the
+   deep ring, as before the split-key tile's whole-block-page loader (see the split-key note). */
 static int sm80_sk_whole_pages(void)
 {
     const char *e = getenv("FLASHC_SM80_SK_WHOLE_PAGES");
