@@ -343,7 +343,8 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_CTAS_PER_SM) FWD_KERNEL(const
         const sk_bases kvb = sk_cta_bases(&prm, &c);
         const int fast = sk_fast_ok(&prm, kvb);
 #if !IS_8BIT
-        const int whole_pages = prm.p.kv_layout == FLASHC_KV_PAGED && pages_hold_blocks(&prm); /* 16-bit: whole-block pages take the lean loader */
+        /* 16-bit: whole-block pages take the lean loader too */
+        const int whole_pages = prm.p.kv_layout == FLASHC_KV_PAGED && pages_hold_blocks(&prm);
 #else
         const int whole_pages = 0;
 #endif

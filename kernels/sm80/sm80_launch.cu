@@ -244,14 +244,14 @@ static int sm80_kv_stagger(const flashc_problem *p, const flashc_device_info *de
    length, causal / windowed up to SM80_TWO_SLAB_MAX_KEYS_MASKED keys. */
 #define SM80_TWO_SLAB_MAX_KEYS_MASKED 2048
 #define SM80_TWO_SLAB_CTAS_PER_SM 2
+#define SM80_TWO_SLAB_MIN_CC 90 /* the variants' FWD_MIN_ARCH 900: empty bodies below sm_90 */
 
 /* Dev hook (not API): FLASHC_SM80_TWO_SLAB=1 sends every d128 16-bit prefill the tile can take
    (non-paged, equal strides, >= 128 rows) to it wherever two CTAs fit, =0 none (the 8-warp tile),
    for A/B and tests; unset: the rule above. Read on every call. */
 static int sm80_two_slab(const flashc_problem *p, const flashc_device_info *dev, int smem)
 {
-    /* FWD_MIN_ARCH 900: an empty body below sm_90 */
-    if (dev->cc_major * 10 + dev->cc_minor < SM80_DEEP_MIN_CC || SM80_TWO_SLAB_CTAS_PER_SM * smem > dev->max_smem_optin)
+    if (dev->cc_major * 10 + dev->cc_minor < SM80_TWO_SLAB_MIN_CC || SM80_TWO_SLAB_CTAS_PER_SM * smem > dev->max_smem_optin)
         return 0;
     const char *e = getenv("FLASHC_SM80_TWO_SLAB");
     if (e) return atoi(e) == 1;
