@@ -89,11 +89,13 @@ static __device__ __forceinline__ void sk_load_kv_fast(const sm80_fwd_params *pr
     }
 #endif
 }
-#if !IS_8BIT && !FWD_PAGE_SUB
-/* 16-bit paged K/V whose pages hold whole key blocks (page_block_keys >= BLOCK_N): block n lies in
-   one page (page_id, from prefetch_page_id, the same in every lane), so its rows are addressed from a
-   per-block base like the contiguous cache's, and sk_load_kv_fast copies them. The general loader
-   redid the 64-bit index math per chunk: with it this tile lost 7 % to the deep ring on pages of 64. */
+#if !FWD_PAGE_SUB
+/* Paged K/V whose pages hold whole key blocks (page_block_keys >= BLOCK_N): block n lies in one page
+   (page_id, from prefetch_page_id, the same in every lane), so its rows (8-bit V^T: its keys) are
+   addressed from a per-block base like the contiguous cache's, and sk_load_kv_fast copies them. The
+   general loader redid the 64-bit index math per chunk: with it the 16-bit tile lost 7 % to the
+   deep ring on pages of 64. 8-bit: V^T chunks stay 16-byte aligned when the base and the strides
+   are (sk_whole_pages_ok; a page starts at a multiple of BLOCK_N keys). */
 static __device__ __forceinline__ sk_bases sk_block_bases(const sm80_fwd_params *prm, const fwd_ctx *c, int n,
                                                           int page_id)
 {
@@ -102,9 +104,25 @@ static __device__ __forceinline__ sk_bases sk_block_bases(const sm80_fwd_params 
     sk_bases b;
     b.k = (const elem_t *)p->k + (int64_t)page_id * p->k_stride[0] + (int64_t)c->hk * p->k_stride[2] -
           first * p->k_stride[1];
+#if IS_8BIT
+    b.v = (const elem_t *)p->v + (int64_t)page_id * p->v_stride[0] + (int64_t)c->hk * p->v_stride[1] - first;
+#else
     b.v = (const elem_t *)p->v + (int64_t)page_id * p->v_stride[0] + (int64_t)c->hk * p->v_stride[2] -
           first * p->v_stride[1];
+#endif
     return b;
+}
+
+static __device__ __forceinline__ int sk_whole_pages_ok(const sm80_fwd_params *prm)
+{
+    const flashc_problem *p = &prm->p;
+    if (p->kv_layout != FLASHC_KV_PAGED || !pages_hold_blocks(prm)) return 0;
+#if IS_8BIT
+    return ((uintptr_t)p->v & (CP_ASYNC_CHUNK_BYTES - 1)) == 0 && ((p->v_stride[0] | p->v_stride[1] | p->v_stride[2]) &
+                                                                   (CP_ASYNC_CHUNK_BYTES - 1)) == 0;
+#else
+    return 1;
+#endif
 }
 #endif
 
@@ -342,12 +360,7 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_CTAS_PER_SM) FWD_KERNEL(const
 #else
         const sk_bases kvb = sk_cta_bases(&prm, &c);
         const int fast = sk_fast_ok(&prm, kvb);
-#if !IS_8BIT
-        /* 16-bit: whole-block pages take the lean loader too */
-        const int whole_pages = prm.p.kv_layout == FLASHC_KV_PAGED && pages_hold_blocks(&prm);
-#else
-        const int whole_pages = 0;
-#endif
+        const int whole_pages = sk_whole_pages_ok(&prm); /* whole-block pages take the lean loader */
 #endif
         /* Prologue: Q and the first STAGES-1 key blocks (highest first), one group each. */
         load_q_tile(&prm, &c, sQ, tid);
@@ -360,12 +373,10 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_CTAS_PER_SM) FWD_KERNEL(const
 #else
             if (s < count && fast)
                 sk_load_kv_fast(&prm, &c, kvb, sK + s * TILE_KV_ELEMS, sV + s * TILE_KV_ELEMS, b_hi - 1 - s, tid);
-#if !IS_8BIT
             else if (s < count && whole_pages)
                 sk_load_kv_fast(&prm, &c,
                                 sk_block_bases(&prm, &c, b_hi - 1 - s, prefetch_page_id(&prm, &c, b_hi - 1 - s, warp, lane)),
                                 sK + s * TILE_KV_ELEMS, sV + s * TILE_KV_ELEMS, b_hi - 1 - s, tid);
-#endif
             else if (s < count)
                 load_kv_tile(&prm, &c, sK + s * TILE_KV_ELEMS, sV + s * TILE_KV_ELEMS, b_hi - 1 - s, tid,
                              prefetch_page_id(&prm, &c, b_hi - 1 - s, warp, lane));
@@ -389,12 +400,10 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_CTAS_PER_SM) FWD_KERNEL(const
                 if (nxt < count && fast) {
                     int ns = nxt % STAGES;
                     sk_load_kv_fast(&prm, &c, kvb, sK + ns * TILE_KV_ELEMS, sV + ns * TILE_KV_ELEMS, b_hi - 1 - nxt, tid);
-#if !IS_8BIT
                 } else if (nxt < count && whole_pages) {
                     int ns = nxt % STAGES;
                     sk_load_kv_fast(&prm, &c, sk_block_bases(&prm, &c, b_hi - 1 - nxt, page_ids), sK + ns * TILE_KV_ELEMS,
                                     sV + ns * TILE_KV_ELEMS, b_hi - 1 - nxt, tid);
-#endif
                 } else if (nxt < count) {
                     int ns = nxt % STAGES;
                     load_kv_tile(&prm, &c, sK + ns * TILE_KV_ELEMS, sV + ns * TILE_KV_ELEMS, b_hi - 1 - nxt, tid,
