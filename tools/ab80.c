@@ -17,7 +17,8 @@
    AB_GRAPH=1 times each library's call replayed from a CUDA graph (kernel time without the host's
    per-call work). AB_SKX=x adds, after each non-causal prefill row, the same tiles with x times
    the keys (s_k = x s). AB_CHECK=1 compares each library's output bit for bit with library 0's
-   (prints the count of differing elements). */
+   (prints the count of differing elements). AB_DTYPE=fp8|int8 runs the prefill grid in that
+   dtype. */
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -198,9 +199,14 @@ static void copy_ref(void *flush, double bytes)
     cudaFree(a); cudaFree(b); cudaEventDestroy(e0); cudaEventDestroy(e1);
 }
 
+/* AB_DTYPE=fp8|int8: the prefill grid in that input dtype (V^T, bf16 output) instead of bf16 */
 static void shape(lib *L, int nl, void *flush, int d, int s, int causal, int b, int hq, int hkv, int sq)
 {
-    shape_ex(L, nl, flush, d, s, causal, b, hq, hkv, sq, FLASHC_DTYPE_BF16, 0, s);
+    const char *t = getenv("AB_DTYPE");
+    const flashc_dtype dt = t && !strcmp(t, "fp8")    ? FLASHC_DTYPE_FP8_E4M3
+                            : t && !strcmp(t, "int8") ? FLASHC_DTYPE_INT8
+                                                      : FLASHC_DTYPE_BF16;
+    shape_ex(L, nl, flush, d, s, causal, b, hq, hkv, sq, dt, 0, s);
 }
 
 int main(int argc, char **argv)

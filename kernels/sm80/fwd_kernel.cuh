@@ -309,8 +309,10 @@ typedef uint16_t elem_t;
 #if IS_8BIT && !defined(FWD_E4M3)
 #define P_EXP_OFFSET 0.f
 #endif
-#if IS_8BIT && FWD_M_SLABS != 1 && !FWD_WARP_SPLIT_KEYS /* split-key tiles: fwd_splitk.cuh stages past Q */
-#error "8-bit variants use 64-row tiles (the output staging reuses the Q and first K buffers)"
+/* 8-bit: the output tile (16-bit) is staged over Q and the K/V buffers from the smem base, which
+   must hold it (split-key tiles: fwd_splitk.cuh stages past Q) */
+#if IS_8BIT && !FWD_WARP_SPLIT_KEYS && BLOCK_M * D_OUT * 2 > SMEM_BYTES
+#error "8-bit: the output staging does not fit the tile's smem"
 #endif
 
 #define FWD_STR(x) #x

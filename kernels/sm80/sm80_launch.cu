@@ -65,6 +65,7 @@ typedef struct sm80_variant {
 #define SM80_KIND_KV_STAGGER 8
 #define SM80_KIND_TWO_SLAB 9           /* FA2's d128 geometry (fast loader only), see sm80_two_slab */
 #define SM80_KIND_TWO_SLAB_LEAN_MASK 10 /* the same with the lean mask */
+#define SM80_KIND_8BIT_TWO_SLAB 11      /* WIP: 8-bit 128-row prefill tiles (hook FLASHC_SM80_8BIT_TWO_SLAB=1) */
 #define SM80_VARIANT_NAMED(dtype, dd, mm, kind, name) {dtype, dd, mm, kind, name, name##_smem_bytes, name##_block_n}
 #define SM80_VARIANT(dtype, dt, dd, mm) SM80_VARIANT_NAMED(dtype, dd, mm, SM80_KIND_PLAIN, flashc_sm80_fwd_##dt##_d##dd##_m##mm)
 #define SM80_VARIANT_N(dtype, dt, dd, mm, nn) \
@@ -174,6 +175,11 @@ static const sm80_variant k_variants[] = {
     SM80_VARIANT_DEEP_PG(FLASHC_DTYPE_FP8_E4M3, e4m3, 128, 64, 6), SM80_VARIANT_SK(FLASHC_DTYPE_FP8_E4M3, e4m3, 128, 16), SM80_VARIANT_DEEP(FLASHC_DTYPE_FP8_E4M3, e4m3, 128, 64, 6),
     SM80_VARIANT_DEEP_PG(FLASHC_DTYPE_INT8, int8, 64, 64, 8),     SM80_VARIANT_SK(FLASHC_DTYPE_INT8, int8, 64, 16), SM80_VARIANT_DEEP(FLASHC_DTYPE_INT8, int8, 64, 64, 8),
     SM80_VARIANT_DEEP_PG(FLASHC_DTYPE_INT8, int8, 128, 64, 6),    SM80_VARIANT_SK(FLASHC_DTYPE_INT8, int8, 128, 16), SM80_VARIANT_DEEP(FLASHC_DTYPE_INT8, int8, 128, 64, 6),
+    /* WIP (wip8slab): two-slab 8-bit prefill tiles, hook FLASHC_SM80_8BIT_TWO_SLAB=1 only */
+    SM80_VARIANT_NAMED(FLASHC_DTYPE_FP8_E4M3, 64, 128, SM80_KIND_8BIT_TWO_SLAB, flashc_sm80_fwd_e4m3_d64_m128),
+    SM80_VARIANT_NAMED(FLASHC_DTYPE_FP8_E4M3, 128, 128, SM80_KIND_8BIT_TWO_SLAB, flashc_sm80_fwd_e4m3_d128_m128),
+    SM80_VARIANT_NAMED(FLASHC_DTYPE_INT8, 64, 128, SM80_KIND_8BIT_TWO_SLAB, flashc_sm80_fwd_int8_d64_m128),
+    SM80_VARIANT_NAMED(FLASHC_DTYPE_INT8, 128, 128, SM80_KIND_8BIT_TWO_SLAB, flashc_sm80_fwd_int8_d128_m128),
     SM80_VARIANT(FLASHC_DTYPE_FP8_E4M3, e4m3, 64, 64), SM80_VARIANT(FLASHC_DTYPE_FP8_E4M3, e4m3, 128, 64),
     SM80_VARIANT(FLASHC_DTYPE_INT8, int8, 64, 64),     SM80_VARIANT(FLASHC_DTYPE_INT8, int8, 128, 64),
     SM80_VARIANT(FLASHC_DTYPE_FP8_E4M3, e4m3, 256, 64), SM80_VARIANT(FLASHC_DTYPE_INT8, int8, 256, 64),
@@ -282,6 +288,10 @@ static int pick_variant(const flashc_problem *p, const flashc_device_info *dev, 
                          v->kind == SM80_KIND_KV_STAGGER || two;
         /* FA2's d128 geometry: where two CTAs fit, non-causal, short causal (sm80_two_slab) */
         if (two && !sm80_two_slab(p, dev, v->smem())) continue;
+        if (v->kind == SM80_KIND_8BIT_TWO_SLAB) { /* WIP: dev hook only */
+            const char *e = getenv("FLASHC_SM80_8BIT_TWO_SLAB");
+            if (!e || atoi(e) != 1) continue;
+        }
         if (lean && !p->causal && p->window_left < 0 && p->window_right < 0) continue;
         if (fast && !fast_kv_ok(p, v->block_n())) continue;
         /* the staggered d256 tile: short causal prefill, non-paged equal-stride K/V */

@@ -980,6 +980,30 @@ static void sm80_tile_cases(void)
     unsetenv("FLASHC_SM80_TWO_SLAB");
 }
 
+/* WIP (wip8slab): the two-slab 8-bit prefill tiles (128 rows), routed only by the dev hook
+   FLASHC_SM80_8BIT_TWO_SLAB=1: >= 128 rows, odd sizes, every score transform, GQA, varlen. */
+static void sm80_8bit_tile_cases(void)
+{
+    const flashc_dtype dts[2] = {FLASHC_DTYPE_FP8_E4M3, FLASHC_DTYPE_INT8};
+    const int dims[2] = {64, 128};
+    tcase c;
+    setenv("FLASHC_SM80_8BIT_TWO_SLAB", "1", 1);
+    for (int t = 0; t < 2; ++t)
+        for (int k = 0; k < 2; ++k) {
+            c = base_case(dts[t], dims[k]); c.sq = 200; c.sk = 333; named(&c, "8-bit two-slab plain"); run_case(c);
+            c = base_case(dts[t], dims[k]); c.sq = 257; c.sk = 300; c.causal = 1; c.hq = 8; c.hkv = 2;
+            named(&c, "8-bit two-slab causal gqa 4"); run_case(c);
+            c = base_case(dts[t], dims[k]); c.sq = c.sk = 190; c.wl = 33; c.wr = 17; c.softcap = 6.0f; c.bias = BIAS_BCAST_B;
+            named(&c, "8-bit two-slab window softcap bias"); run_case(c);
+            c = base_case(dts[t], dims[k]); c.sq = 160; c.sk = 410; c.alibi = ALIBI_H; c.pad = 1;
+            named(&c, "8-bit two-slab alibi padded"); run_case(c);
+            c = base_case(dts[t], dims[k]); c.b = 3; c.q_varlen = 1; c.kv = KV_VARLEN; c.causal = 1;
+            { int lq[3] = {150, 0, 300}, lk[3] = {200, 50, 301}; memcpy(c.seqlens_q, lq, sizeof lq); memcpy(c.seqlens_k, lk, sizeof lk); }
+            named(&c, "8-bit two-slab varlen causal"); run_case(c);
+        }
+    unsetenv("FLASHC_SM80_8BIT_TWO_SLAB");
+}
+
 int main(int argc, char **argv)
 {
     /* line-buffered even into a log file: a run killed by a timeout keeps every FAIL it printed */
@@ -1030,6 +1054,7 @@ int main(int argc, char **argv)
     if (!g_quick) big_cases();
     tail_split_cases();
     sm80_tile_cases();
+    sm80_8bit_tile_cases();
     /* outside the support matrix: a backend may refuse (skipped), but must not misbehave */
     for (int k = 0; k < 2; ++k) {
         tcase c = base_case(FLASHC_DTYPE_BF16, k ? 96 : 32);
