@@ -249,12 +249,11 @@ typedef uint16_t elem_t;
 #ifndef FWD_PAGE_SUB
 #define FWD_PAGE_SUB 0
 #endif
-#if FWD_PAGE_SUB && (LEAN_2STAGE || M_SLABS != 1)
-#error "page-sub variants are deep decode variants of one slab per warp"
-#endif
-
 #ifndef FWD_WARP_SPLIT_KEYS
 #define FWD_WARP_SPLIT_KEYS 0
+#endif
+#if FWD_PAGE_SUB && (LEAN_2STAGE || (M_SLABS != 1 && !FWD_WARP_SPLIT_KEYS))
+#error "page-sub variants are deep decode variants (one slab per warp) or split-key tiles"
 #endif
 #if FWD_WARP_SPLIT_KEYS
 /* Split-key decode tile (fwd_splitk.cuh): the NUM_WARPS warps share the tile's WARP_ROWS query
@@ -276,9 +275,9 @@ typedef uint16_t elem_t;
 #undef Q_CHUNKS_PER_THREAD
 #define Q_CHUNKS_PER_THREAD 1
 #endif
-#if LEAN_2STAGE || (FWD_PAGE_SUB && !IS_8BIT) || FWD_SKIP_IDLE_WARPS || FWD_LEAN_MASK || D_SPLIT != 1 || \
+#if LEAN_2STAGE || FWD_SKIP_IDLE_WARPS || FWD_LEAN_MASK || D_SPLIT != 1 || \
     KEYS_PER_WARP % MMA_K != 0 || KEYS_PER_WARP % 16 != 0
-#error "split-key tiles: deep ring, general (or 8-bit page-sub) loader, whole O per CTA, k-steps of whole slices"
+#error "split-key tiles: deep ring, general (or page-sub) loader, whole O per CTA, k-steps of whole slices"
 #endif
 #if Q_CHUNKS_PER_THREAD * NUM_THREADS * CHUNK_ELEMS != TILE_Q_ELEMS || OUT_CHUNKS_PER_THREAD * NUM_THREADS != BLOCK_M * OUT_ROW_CHUNKS
 #error "split-key tiles: Q / output chunks must divide evenly over the threads"
@@ -682,6 +681,25 @@ static __device__ __forceinline__ int pages_hold_blocks(const sm80_fwd_params *p
     return prm->page_block_keys >= BLOCK_N;
 }
 
+/* Whole-block pages: element offsets (no head term) that put key j of block n at offset + j * key
+   stride, as in a contiguous cache. page_id: the block's page (prefetch_page_id). */
+typedef struct {
+    int64_t k, v;
+} kv_offsets;
+static __device__ __forceinline__ kv_offsets page_block_offsets(const sm80_fwd_params *prm, int n, int page_id)
+{
+    const flashc_problem *p = &prm->p;
+    const int64_t first = (int64_t)page_of(prm, n * BLOCK_N) * p->page_size; /* key at the page start */
+    kv_offsets o;
+    o.k = (int64_t)page_id * p->k_stride[0] - first * p->k_stride[1];
+#if IS_8BIT
+    o.v = (int64_t)page_id * p->v_stride[0] - first; /* V^T: keys innermost */
+#else
+    o.v = (int64_t)page_id * p->v_stride[0] - first * p->v_stride[1];
+#endif
+    return o;
+}
+
 static __device__ __forceinline__ int prefetch_page_id(const sm80_fwd_params *prm, const fwd_ctx *c, int n, int warp,
                                                        int lane)
 {
@@ -719,13 +737,9 @@ static __device__ __forceinline__ void load_kv_tile(const sm80_fwd_params *prm, 
     int64_t v_base = (int64_t)c->bi * p->v_stride[0] + c->k_off; /* V^T: keys innermost */
 #endif
     if (paged && !per_row) {
-        const int64_t first = (int64_t)page_of(prm, n * BLOCK_N) * p->page_size; /* key at the page start */
-        k_base = (int64_t)page_ids * p->k_stride[0] - first * p->k_stride[1];
-#if !IS_8BIT
-        v_base = (int64_t)page_ids * p->v_stride[0] - first * p->v_stride[1];
-#else
-        v_base = (int64_t)page_ids * p->v_stride[0] - first;
-#endif
+        const kv_offsets o = page_block_offsets(prm, n, page_ids);
+        k_base = o.k;
+        v_base = o.v;
     }
 #pragma unroll
     for (int it = 0; it < KV_CHUNKS_PER_THREAD; ++it) {

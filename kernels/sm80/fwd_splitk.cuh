@@ -100,15 +100,13 @@ static __device__ __forceinline__ sk_bases sk_block_bases(const sm80_fwd_params 
                                                           int page_id)
 {
     const flashc_problem *p = &prm->p;
-    const int64_t first = (int64_t)page_of(prm, n * BLOCK_N) * p->page_size; /* key at the page start */
+    const kv_offsets o = page_block_offsets(prm, n, page_id);
     sk_bases b;
-    b.k = (const elem_t *)p->k + (int64_t)page_id * p->k_stride[0] + (int64_t)c->hk * p->k_stride[2] -
-          first * p->k_stride[1];
+    b.k = (const elem_t *)p->k + o.k + (int64_t)c->hk * p->k_stride[2];
 #if IS_8BIT
-    b.v = (const elem_t *)p->v + (int64_t)page_id * p->v_stride[0] + (int64_t)c->hk * p->v_stride[1] - first;
+    b.v = (const elem_t *)p->v + o.v + (int64_t)c->hk * p->v_stride[1]; /* V^T [num_pages, h_kv, d, page_size] */
 #else
-    b.v = (const elem_t *)p->v + (int64_t)page_id * p->v_stride[0] + (int64_t)c->hk * p->v_stride[2] -
-          first * p->v_stride[1];
+    b.v = (const elem_t *)p->v + o.v + (int64_t)c->hk * p->v_stride[2];
 #endif
     return b;
 }
@@ -126,23 +124,44 @@ static __device__ __forceinline__ int sk_whole_pages_ok(const sm80_fwd_params *p
 }
 #endif
 
+#if !FWD_PAGE_SUB
+/* One key block into a ring stage: the contiguous cache (fast) and whole-block pages take the lean
+   loader from a base, anything else (scattered small pages, unaligned strides) the general one. */
+static __device__ __forceinline__ void sk_load_block(const sm80_fwd_params *prm, const fwd_ctx *c, sk_bases kvb,
+                                                     int fast, int whole_pages, elem_t *sK, elem_t *sV, int n,
+                                                     int tid, int page_id)
+{
+    if (fast)
+        sk_load_kv_fast(prm, c, kvb, sK, sV, n, tid);
+    else if (whole_pages)
+        sk_load_kv_fast(prm, c, sk_block_bases(prm, c, n, page_id), sK, sV, n, tid);
+    else
+        load_kv_tile(prm, c, sK, sV, n, tid, page_id);
+}
+#endif
+
 #if NUM_THREADS % ROW_CHUNKS != 0 || (IS_8BIT && NUM_THREADS % VT_ROW_CHUNKS != 0)
 #error "split-key lean loader: a thread's chunk column must stay fixed across its copies"
 #endif
 
 #if FWD_PAGE_SUB
-/* Page-sub twin (8-bit): pages of 2^k keys (k = page_sub_shift, 16-64 keys) split the 128-key block
-   and are packed as page_size rows (host: page_sub_shift), lanes 0.. of page_ids hold the block's
-   page ids (prefetch_page_id). K row r is virtual row (page << k) | (r & (2^k - 1)) from a per-CTA
-   head base; a V^T chunk (16 keys, one page) starts at its page's base plus the in-page key. The
-   host routes only V^T with 16-byte multiple strides here (the base is validated), so no chunk needs the gather path
-   that load_kv_tile_sub keeps (with it the e4m3 d128 tile spilled 4 bytes). */
+/* Page-sub twin: pages of 2^k keys (k = page_sub_shift; 16-bit 8-32 keys in a 64-key block, 8-bit
+   16-64 in a 128-key block) split the block and are packed as page_size rows (host:
+   page_sub_shift); lanes 0.. of page_ids hold the block's page ids (prefetch_page_id). K row r (and
+   16-bit V row r) is virtual row (page << k) | (r & (2^k - 1)) from a per-CTA head base; an 8-bit
+   V^T chunk (16 keys, one page) starts at its page's base plus the in-page key. The host routes
+   only V^T with 16-byte multiple strides here (the base is validated), so no chunk needs the
+   gather path that load_kv_tile_sub keeps (with it the e4m3 d128 tile spilled 4 bytes). */
 static __device__ __forceinline__ sk_bases sk_cta_bases_paged(const sm80_fwd_params *prm, const fwd_ctx *c)
 {
     const flashc_problem *p = &prm->p;
     sk_bases b;
     b.k = (const elem_t *)p->k + (int64_t)c->hk * p->k_stride[2];
+#if IS_8BIT
     b.v = (const elem_t *)p->v + (int64_t)c->hk * p->v_stride[1];
+#else
+    b.v = (const elem_t *)p->v + (int64_t)c->hk * p->v_stride[2];
+#endif
     return b;
 }
 
@@ -155,6 +174,9 @@ static __device__ __forceinline__ void sk_load_kv_sub(const sm80_fwd_params *prm
     {
         const int row0 = tid / ROW_CHUNKS, ch = tid % ROW_CHUNKS;
         const int64_t ks = p->k_stride[1];
+#if !IS_8BIT
+        const int64_t vs = p->v_stride[1];
+#endif
 #pragma unroll
         for (int it = 0; it < KV_CHUNKS_PER_THREAD; ++it) {
             const int row = row0 + it * (NUM_THREADS / ROW_CHUNKS);
@@ -163,8 +185,13 @@ static __device__ __forceinline__ void sk_load_kv_sub(const sm80_fwd_params *prm
             const uint32_t bytes = j0 + row < c->seqlen_k ? CP_ASYNC_CHUNK_BYTES : 0;
             cp_async_cg_shared_global_16(cvta_to_shared_u32(sK + swz(row, ch)), b.k + (int64_t)vrow * ks + ch * CHUNK_ELEMS,
                                          bytes);
+#if !IS_8BIT
+            cp_async_cg_shared_global_16(cvta_to_shared_u32(sV + swz(row, ch)), b.v + (int64_t)vrow * vs + ch * CHUNK_ELEMS,
+                                         bytes);
+#endif
         }
     }
+#if IS_8BIT
     {
         const int dr0 = tid / VT_ROW_CHUNKS, ch = tid % VT_ROW_CHUNKS;
         const int64_t rs = p->v_stride[2];
@@ -180,6 +207,7 @@ static __device__ __forceinline__ void sk_load_kv_sub(const sm80_fwd_params *prm
                                          (uint32_t)keys * ELEM_BYTES);
         }
     }
+#endif
 }
 #endif
 
@@ -371,15 +399,9 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_CTAS_PER_SM) FWD_KERNEL(const
                 sk_load_kv_sub(&prm, &c, kvb, sK + s * TILE_KV_ELEMS, sV + s * TILE_KV_ELEMS, b_hi - 1 - s, tid,
                                prefetch_page_id(&prm, &c, b_hi - 1 - s, warp, lane));
 #else
-            if (s < count && fast)
-                sk_load_kv_fast(&prm, &c, kvb, sK + s * TILE_KV_ELEMS, sV + s * TILE_KV_ELEMS, b_hi - 1 - s, tid);
-            else if (s < count && whole_pages)
-                sk_load_kv_fast(&prm, &c,
-                                sk_block_bases(&prm, &c, b_hi - 1 - s, prefetch_page_id(&prm, &c, b_hi - 1 - s, warp, lane)),
-                                sK + s * TILE_KV_ELEMS, sV + s * TILE_KV_ELEMS, b_hi - 1 - s, tid);
-            else if (s < count)
-                load_kv_tile(&prm, &c, sK + s * TILE_KV_ELEMS, sV + s * TILE_KV_ELEMS, b_hi - 1 - s, tid,
-                             prefetch_page_id(&prm, &c, b_hi - 1 - s, warp, lane));
+            if (s < count)
+                sk_load_block(&prm, &c, kvb, fast, whole_pages, sK + s * TILE_KV_ELEMS, sV + s * TILE_KV_ELEMS,
+                              b_hi - 1 - s, tid, prefetch_page_id(&prm, &c, b_hi - 1 - s, warp, lane));
 #endif
             cp_async_commit_group();
         }
@@ -397,17 +419,10 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_CTAS_PER_SM) FWD_KERNEL(const
                                    page_ids);
                 }
 #else
-                if (nxt < count && fast) {
+                if (nxt < count) {
                     int ns = nxt % STAGES;
-                    sk_load_kv_fast(&prm, &c, kvb, sK + ns * TILE_KV_ELEMS, sV + ns * TILE_KV_ELEMS, b_hi - 1 - nxt, tid);
-                } else if (nxt < count && whole_pages) {
-                    int ns = nxt % STAGES;
-                    sk_load_kv_fast(&prm, &c, sk_block_bases(&prm, &c, b_hi - 1 - nxt, page_ids), sK + ns * TILE_KV_ELEMS,
-                                    sV + ns * TILE_KV_ELEMS, b_hi - 1 - nxt, tid);
-                } else if (nxt < count) {
-                    int ns = nxt % STAGES;
-                    load_kv_tile(&prm, &c, sK + ns * TILE_KV_ELEMS, sV + ns * TILE_KV_ELEMS, b_hi - 1 - nxt, tid,
-                                 page_ids);
+                    sk_load_block(&prm, &c, kvb, fast, whole_pages, sK + ns * TILE_KV_ELEMS, sV + ns * TILE_KV_ELEMS,
+                                  b_hi - 1 - nxt, tid, page_ids);
                 }
 #endif
                 cp_async_commit_group();

@@ -858,6 +858,20 @@ static void feature_cases(flashc_dtype dt, int d)
             named(&c, what); run_case(c);
         }
     }
+    /* 16-bit split-key page-sub twins (sm_90): pages of 8 / 16 / 32 keys (and 64 in d64's 128-key
+       block) inside a key block, <= 16 and 17-32 rows, an empty sequence, causal, window, LSE */
+    if (dt != FLASHC_DTYPE_FP8_E4M3 && dt != FLASHC_DTYPE_INT8) {
+        const int pss[4] = {8, 16, 32, 64};
+        for (int i = 0; i < 4; ++i)
+            for (int g = 4; g <= 8; g += 4) {
+                c = base_case(dt, d); c.b = 3; c.kv = KV_PAGED; c.page_size = pss[i]; c.sq = g == 8 ? 4 : 1 + i;
+                c.hkv = 2; c.hq = 2 * g; c.causal = c.sq > 1; c.wl = i == 1 ? 700 : -1; c.lse = i == 2;
+                { int lk[3] = {1500, 0, 2101}; memcpy(c.seqlens_k, lk, sizeof lk); }
+                char what[80];
+                snprintf(what, sizeof what, "decode paged sub ps%d %d rows%s", pss[i], c.sq * g, c.wl >= 0 ? " window" : "");
+                named(&c, what); run_case(c);
+            }
+    }
     /* 8-bit split-key routes of wip8 (sm_90): 17-32 rows as two 16-row CTAs per KV head (the second
        tile partly padded at 20 / 24 rows), and the page-sub twins (pages of 16 / 32 / 64 keys inside a
        128-key block, rows <= 16 and 17-32); pages of 256 hold whole blocks, pages of 257 keep the
@@ -952,7 +966,7 @@ static void tail_split_cases(void)
     named(&c, "tail split default rule 144 tiles"); run_case(c);
 }
 
-/* The d128 16-bit prefill tiles the default rule leaves untested on this GPU: on sm_90 the 4-warp
+/* The 16-bit tiles the default rule leaves untested on this GPU: on sm_90 the 4-warp
    two-slab tile takes non-causal and short causal problems (sm80_launch.cu sm80_two_slab), so
    FLASHC_SM80_TWO_SLAB=0 sends these (>= 128 rows, odd sizes) to the 8-warp tiles (A100's, and
    sm_90's for long causal), and =1 sends long causal / windowed to the two-slab lean-mask tile. */
@@ -978,6 +992,17 @@ static void sm80_tile_cases(void)
         named(&c, "two-slab tile window long keys"); run_case(c);
     }
     unsetenv("FLASHC_SM80_TWO_SLAB");
+    /* paged 16-bit decode whose pages split a key block: the split-key page-sub twins take <= 32
+       rows, so FLASHC_SM80_SK_PAGE_SUB16=0 sends them to the deep ring's page-sub twins */
+    setenv("FLASHC_SM80_SK_PAGE_SUB16", "0", 1);
+    for (int t = 0; t < 2; ++t)
+        for (int d = 64; d <= 128; d *= 2) {
+            c = base_case(dts[t], d); c.b = 3; c.kv = KV_PAGED; c.page_size = 16; c.sq = 3; c.hq = 8; c.hkv = 2;
+            c.causal = 1;
+            { int lk[3] = {1500, 0, 2101}; memcpy(c.seqlens_k, lk, sizeof lk); }
+            named(&c, "deep ring page-sub ps16 12 rows causal"); run_case(c);
+        }
+    unsetenv("FLASHC_SM80_SK_PAGE_SUB16");
 }
 
 /* WIP (wip8slab): the two-slab 8-bit prefill tiles (128 rows), routed only by the dev hook

@@ -1,0 +1,15 @@
+/* sm80 forward variant: f16 inputs, head dim 64, split-key decode tile (fwd_splitk.cuh):
+   32 query rows shared by the 4 warps, each taking a quarter of every 128-key block; 3-stage K/V
+   ring. Built for sm_90 only (two CTAs per SM), like the deep decode variants; empty below.
+   Page-sub variant (FWD_PAGE_SUB): taken only for paged KV whose 2^k-key pages (8-64) split a
+   128-key block. */
+#define FWD_BF16 0
+#define FWD_HEAD_DIM 64
+#define FWD_M_SLABS 2
+#define FWD_BLOCK_N 128
+#define FWD_STAGES 3
+#define FWD_MIN_ARCH 900
+#define FWD_WARP_SPLIT_KEYS 1
+#define FWD_PAGE_SUB 1
+#define FWD_NAME flashc_sm80_fwd_f16_d64_m32_sk_pg
+#include "sm80/fwd_kernel.cuh"
