@@ -1,6 +1,6 @@
 /* sm80 forward variant: e4m3 inputs (V sequence-innermost), head dim 128, 128 query rows per CTA in 4
    warps of two row slabs (each K / V^T fragment read from smem feeds both), 32-key tiles.
-   WIP (wip8slab): routed only with the dev hook FLASHC_SM80_8BIT_TWO_SLAB=1.
+   Routed on sm_90 by sm80_8bit_two_slab (sm80_launch.cu).
    Compiled only with FLASHC_SM80_ENABLE_8BIT (sm80_fwd.h). */
 #include "sm80/sm80_fwd.h"
 #if FLASHC_SM80_ENABLE_8BIT

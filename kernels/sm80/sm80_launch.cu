@@ -65,7 +65,7 @@ typedef struct sm80_variant {
 #define SM80_KIND_KV_STAGGER 8
 #define SM80_KIND_TWO_SLAB 9           /* FA2's d128 geometry (fast loader only), see sm80_two_slab */
 #define SM80_KIND_TWO_SLAB_LEAN_MASK 10 /* the same with the lean mask */
-#define SM80_KIND_8BIT_TWO_SLAB 11      /* WIP: 8-bit 128-row prefill tiles (hook FLASHC_SM80_8BIT_TWO_SLAB=1) */
+#define SM80_KIND_8BIT_TWO_SLAB 11      /* 8-bit 128-row prefill tiles, see sm80_8bit_two_slab */
 #define SM80_VARIANT_NAMED(dtype, dd, mm, kind, name) {dtype, dd, mm, kind, name, name##_smem_bytes, name##_block_n}
 #define SM80_VARIANT(dtype, dt, dd, mm) SM80_VARIANT_NAMED(dtype, dd, mm, SM80_KIND_PLAIN, flashc_sm80_fwd_##dt##_d##dd##_m##mm)
 #define SM80_VARIANT_N(dtype, dt, dd, mm, nn) \
@@ -180,10 +180,9 @@ static const sm80_variant k_variants[] = {
     SM80_VARIANT_DEEP_PG(FLASHC_DTYPE_FP8_E4M3, e4m3, 128, 64, 6), SM80_VARIANT_SK(FLASHC_DTYPE_FP8_E4M3, e4m3, 128, 16), SM80_VARIANT_DEEP(FLASHC_DTYPE_FP8_E4M3, e4m3, 128, 64, 6),
     SM80_VARIANT_DEEP_PG(FLASHC_DTYPE_INT8, int8, 64, 64, 8),     SM80_VARIANT_SK(FLASHC_DTYPE_INT8, int8, 64, 16), SM80_VARIANT_DEEP(FLASHC_DTYPE_INT8, int8, 64, 64, 8),
     SM80_VARIANT_DEEP_PG(FLASHC_DTYPE_INT8, int8, 128, 64, 6),    SM80_VARIANT_SK(FLASHC_DTYPE_INT8, int8, 128, 16), SM80_VARIANT_DEEP(FLASHC_DTYPE_INT8, int8, 128, 64, 6),
-    /* WIP (wip8slab): two-slab 8-bit prefill tiles, hook FLASHC_SM80_8BIT_TWO_SLAB=1 only */
+    /* two-slab 8-bit prefill tiles (see sm80_8bit_two_slab; int8 d64 has none: it lost everywhere) */
     SM80_VARIANT_NAMED(FLASHC_DTYPE_FP8_E4M3, 64, 128, SM80_KIND_8BIT_TWO_SLAB, flashc_sm80_fwd_e4m3_d64_m128),
     SM80_VARIANT_NAMED(FLASHC_DTYPE_FP8_E4M3, 128, 128, SM80_KIND_8BIT_TWO_SLAB, flashc_sm80_fwd_e4m3_d128_m128),
-    SM80_VARIANT_NAMED(FLASHC_DTYPE_INT8, 64, 128, SM80_KIND_8BIT_TWO_SLAB, flashc_sm80_fwd_int8_d64_m128),
     SM80_VARIANT_NAMED(FLASHC_DTYPE_INT8, 128, 128, SM80_KIND_8BIT_TWO_SLAB, flashc_sm80_fwd_int8_d128_m128),
     SM80_VARIANT(FLASHC_DTYPE_FP8_E4M3, e4m3, 64, 64), SM80_VARIANT(FLASHC_DTYPE_FP8_E4M3, e4m3, 128, 64),
     SM80_VARIANT(FLASHC_DTYPE_INT8, int8, 64, 64),     SM80_VARIANT(FLASHC_DTYPE_INT8, int8, 128, 64),
@@ -270,6 +269,32 @@ static int sm80_two_slab(const flashc_problem *p, const flashc_device_info *dev,
     return !masked || p->s_k <= SM80_TWO_SLAB_MAX_KEYS_MASKED;
 }
 
+/* Two-slab 8-bit prefill tiles (128 rows x 32 keys in 4 warps of two 16-row slabs: each K / V^T
+   fragment read from smem feeds both slabs) against the 64-row tiles. On sm_90 an e4m3 m16n8k32
+   is two HMMA.16816 plus conversions, and the two-slab loop issues 34.7 instructions per MMA
+   against 48.5. H200 (bf16 output, V^T), at 512 / 2k / 8k: fp8 d64 non-causal +22 / +20 / +20 %,
+   causal -21 / +6.6 / +15 %; fp8 d128 +15 / +20 / +23 %, causal -26 / +3.0 / +13 %; int8 d128
+   +13 / +20 / +23 %, causal -31 / -1.4 / +14 %; int8 d64 -3 % non-causal and -6 to -37 % causal
+   (no tile built). Short causal loses because 128-row tiles halve the CTAs and the diagonal
+   leaves more of each idle. So: non-causal at every length, causal / windowed from
+   SM80_8BIT_TWO_SLAB_MIN_KEYS_MASKED keys, on sm_90 only (sm_89's native e4m3 mma.sync is
+   unmeasured: Ada keeps the 64-row tiles). */
+#define SM80_8BIT_TWO_SLAB_MIN_KEYS_MASKED_E4M3 2048
+#define SM80_8BIT_TWO_SLAB_MIN_KEYS_MASKED_INT8 4096
+#define SM80_8BIT_TWO_SLAB_MIN_CC 90
+
+/* Dev hook (not API): FLASHC_SM80_8BIT_TWO_SLAB=1 sends every 8-bit prefill the tiles take (>= 128
+   rows, d64 e4m3, d128) to them, =0 none; unset: the rule above. Read on every call. */
+static int sm80_8bit_two_slab(const flashc_problem *p, const flashc_device_info *dev)
+{
+    const char *e = getenv("FLASHC_SM80_8BIT_TWO_SLAB");
+    if (e) return atoi(e) == 1;
+    if (dev->cc_major * 10 + dev->cc_minor < SM80_8BIT_TWO_SLAB_MIN_CC) return 0;
+    const int masked = p->causal || p->window_left >= 0 || p->window_right >= 0;
+    return !masked || p->s_k >= (p->in_dtype == FLASHC_DTYPE_INT8 ? SM80_8BIT_TWO_SLAB_MIN_KEYS_MASKED_INT8
+                                                                  : SM80_8BIT_TWO_SLAB_MIN_KEYS_MASKED_E4M3);
+}
+
 /* Dev hooks (not API), read on every call, for A/B (see the split-key note): a hook set to 0 turns
    its route off. FLASHC_SM80_SK_WHOLE_PAGES=0: paged 16-bit decode of <= 16 rows on whole-block
    pages goes to the deep ring; FLASHC_SM80_SK_PAGE_SUB16=0: 16-bit pages splitting a block go to
@@ -295,10 +320,7 @@ static int pick_variant(const flashc_problem *p, const flashc_device_info *dev, 
                          v->kind == SM80_KIND_KV_STAGGER || two;
         /* FA2's d128 geometry: where two CTAs fit, non-causal, short causal (sm80_two_slab) */
         if (two && !sm80_two_slab(p, dev, v->smem())) continue;
-        if (v->kind == SM80_KIND_8BIT_TWO_SLAB) { /* WIP: dev hook only */
-            const char *e = getenv("FLASHC_SM80_8BIT_TWO_SLAB");
-            if (!e || atoi(e) != 1) continue;
-        }
+        if (v->kind == SM80_KIND_8BIT_TWO_SLAB && !sm80_8bit_two_slab(p, dev)) continue;
         if (lean && !p->causal && p->window_left < 0 && p->window_right < 0) continue;
         if (fast && !fast_kv_ok(p, v->block_n())) continue;
         /* the staggered d256 tile: short causal prefill, non-paged equal-stride K/V */

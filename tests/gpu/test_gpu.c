@@ -1005,8 +1005,10 @@ static void sm80_tile_cases(void)
     unsetenv("FLASHC_SM80_SK_PAGE_SUB16");
 }
 
-/* WIP (wip8slab): the two-slab 8-bit prefill tiles (128 rows), routed only by the dev hook
-   FLASHC_SM80_8BIT_TWO_SLAB=1: >= 128 rows, odd sizes, every score transform, GQA, varlen. */
+/* The two-slab 8-bit prefill tiles (128 rows; e4m3 d64 / d128, int8 d128): on sm_90 the default
+   rule (sm80_launch.cu sm80_8bit_two_slab) leaves short causal problems to the 64-row tiles, so
+   FLASHC_SM80_8BIT_TWO_SLAB=1 sends these (>= 128 rows, odd sizes, every score transform, GQA,
+   varlen) to the two-slab tiles, and =0 sends a non-causal one to the 64-row tile (Ada's). */
 static void sm80_8bit_tile_cases(void)
 {
     const flashc_dtype dts[2] = {FLASHC_DTYPE_FP8_E4M3, FLASHC_DTYPE_INT8};
@@ -1025,6 +1027,12 @@ static void sm80_8bit_tile_cases(void)
             c = base_case(dts[t], dims[k]); c.b = 3; c.q_varlen = 1; c.kv = KV_VARLEN; c.causal = 1;
             { int lq[3] = {150, 0, 300}, lk[3] = {200, 50, 301}; memcpy(c.seqlens_q, lq, sizeof lq); memcpy(c.seqlens_k, lk, sizeof lk); }
             named(&c, "8-bit two-slab varlen causal"); run_case(c);
+        }
+    setenv("FLASHC_SM80_8BIT_TWO_SLAB", "0", 1);
+    for (int t = 0; t < 2; ++t)
+        for (int k = 0; k < 2; ++k) {
+            c = base_case(dts[t], dims[k]); c.sq = 200; c.sk = 333; c.hq = 4; c.hkv = 2;
+            named(&c, "8-bit 64-row tile plain gqa"); run_case(c);
         }
     unsetenv("FLASHC_SM80_8BIT_TWO_SLAB");
 }
