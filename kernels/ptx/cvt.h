@@ -47,6 +47,19 @@ static __device__ __forceinline__ uint16_t cvt_rn_satfinite_e4m3x2_f32(float lo,
     asm("cvt.rn.satfinite.e4m3x2.f32 %0, %1, %2;\n" : "=h"(r) : "f"(hi), "f"(lo));
     return r;
 }
+
+/* Two e4m3 -> packed f16x2, exact (every e4m3 value is an f16), from the low (hi = 0: bytes 0-1)
+   or high (hi = 1: bytes 2-3) half of x; the lower byte becomes the lower f16 (sm_89+). The half
+   is picked inside the asm so that ptxas selects it in the conversion instead of shifting. */
+static __device__ __forceinline__ uint32_t cvt_rn_f16x2_e4m3x2(uint32_t x, int hi)
+{
+    uint32_t r;
+    if (hi)
+        asm("{\n .reg .b16 l, h;\n mov.b32 {l, h}, %1;\n cvt.rn.f16x2.e4m3x2 %0, h;\n}\n" : "=r"(r) : "r"(x));
+    else
+        asm("{\n .reg .b16 l, h;\n mov.b32 {l, h}, %1;\n cvt.rn.f16x2.e4m3x2 %0, l;\n}\n" : "=r"(r) : "r"(x));
+    return r;
+}
 #endif
 
 #endif /* FLASHC_PTX_CVT_H */

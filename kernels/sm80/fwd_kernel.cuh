@@ -249,11 +249,12 @@ typedef uint16_t elem_t;
 #ifndef FWD_PAGE_SUB
 #define FWD_PAGE_SUB 0
 #endif
+#if FWD_PAGE_SUB && (LEAN_2STAGE || M_SLABS != 1)
+#error "page-sub variants are deep decode variants of one slab per warp"
+#endif
+
 #ifndef FWD_WARP_SPLIT_KEYS
 #define FWD_WARP_SPLIT_KEYS 0
-#endif
-#if FWD_PAGE_SUB && (LEAN_2STAGE || (M_SLABS != 1 && !FWD_WARP_SPLIT_KEYS))
-#error "page-sub variants are deep decode variants (one slab per warp) or split-key tiles"
 #endif
 #if FWD_WARP_SPLIT_KEYS
 /* Split-key decode tile (fwd_splitk.cuh): the NUM_WARPS warps share the tile's WARP_ROWS query
@@ -275,9 +276,9 @@ typedef uint16_t elem_t;
 #undef Q_CHUNKS_PER_THREAD
 #define Q_CHUNKS_PER_THREAD 1
 #endif
-#if LEAN_2STAGE || FWD_SKIP_IDLE_WARPS || FWD_LEAN_MASK || D_SPLIT != 1 || \
+#if LEAN_2STAGE || (FWD_PAGE_SUB && !IS_8BIT) || FWD_SKIP_IDLE_WARPS || FWD_LEAN_MASK || D_SPLIT != 1 || \
     KEYS_PER_WARP % MMA_K != 0 || KEYS_PER_WARP % 16 != 0
-#error "split-key tiles: deep ring, general (or page-sub) loader, whole O per CTA, k-steps of whole slices"
+#error "split-key tiles: deep ring, general (or 8-bit page-sub) loader, whole O per CTA, k-steps of whole slices"
 #endif
 #if Q_CHUNKS_PER_THREAD * NUM_THREADS * CHUNK_ELEMS != TILE_Q_ELEMS || OUT_CHUNKS_PER_THREAD * NUM_THREADS != BLOCK_M * OUT_ROW_CHUNKS
 #error "split-key tiles: Q / output chunks must divide evenly over the threads"
@@ -290,6 +291,25 @@ typedef uint16_t elem_t;
 #define MMA_16816(d, a, b0, b1) ((void)(d), (void)(a), (void)(b0), (void)(b1))
 #define PV_MMA(d, a, b0, b1) ((void)(d), (void)(a), (void)(b0), (void)(b1))
 #define P_EXP_OFFSET 8.f
+#elif defined(FWD_E4M3) && __CUDA_ARCH__ >= 900
+/* sm_90 has no e4m3 mma.sync in hardware: ptxas expands each m16n8k32.e4m3 into two HMMA.16816
+   from a zero accumulator and four FADDs into D (4 FADDs per 2 HMMA in the loop's SASS). Here the
+   fragments are converted explicitly (exact: every e4m3 is an f16; the compiler shares a
+   conversion between the MMAs that reuse a fragment) and both f16 MMAs accumulate into D. Inside
+   a 32-wide k step, A and B permute k alike (a reduction allows it): f16 k step h takes bytes
+   {4t, 4t+1} of register h as k {2t, 2t+1} and bytes {4t+2, 4t+3} as k {2t+8, 2t+9}. */
+static __device__ __forceinline__ uint32_t e4m3_lo_f16x2(uint32_t x) { return cvt_rn_f16x2_e4m3x2(x, 0); }
+static __device__ __forceinline__ uint32_t e4m3_hi_f16x2(uint32_t x) { return cvt_rn_f16x2_e4m3x2(x, 1); }
+static __device__ __forceinline__ void mma_e4m3_via_f16(float d[4], const uint32_t a[4], uint32_t b0, uint32_t b1)
+{
+    const uint32_t a_k0[4] = {e4m3_lo_f16x2(a[0]), e4m3_lo_f16x2(a[1]), e4m3_hi_f16x2(a[0]), e4m3_hi_f16x2(a[1])};
+    mma_m16n8k16_row_col_f32_f16_f16_f32(d, a_k0, e4m3_lo_f16x2(b0), e4m3_hi_f16x2(b0));
+    const uint32_t a_k1[4] = {e4m3_lo_f16x2(a[2]), e4m3_lo_f16x2(a[3]), e4m3_hi_f16x2(a[2]), e4m3_hi_f16x2(a[3])};
+    mma_m16n8k16_row_col_f32_f16_f16_f32(d, a_k1, e4m3_lo_f16x2(b1), e4m3_hi_f16x2(b1));
+}
+#define MMA_16816 mma_e4m3_via_f16
+#define PV_MMA mma_e4m3_via_f16
+#define P_EXP_OFFSET 8.f                          /* FA3 max offset: P <= 2^8 fits e4m3 (max 448) */
 #elif defined(FWD_E4M3)
 #define MMA_16816 mma_m16n8k32_row_col_f32_e4m3_e4m3_f32
 #define PV_MMA mma_m16n8k32_row_col_f32_e4m3_e4m3_f32

@@ -125,16 +125,15 @@ static __device__ __forceinline__ int sk_whole_pages_ok(const sm80_fwd_params *p
 #endif
 
 #if !FWD_PAGE_SUB
-/* One key block into a ring stage: the contiguous cache (fast) and whole-block pages take the lean
-   loader from a base, anything else (scattered small pages, unaligned strides) the general one. */
+/* One key block into a ring stage: the contiguous cache (fast: the CTA's base) and whole-block pages
+   (the block's page base) take the lean loader, inlined once; anything else (scattered small
+   pages, unaligned strides) the general one. */
 static __device__ __forceinline__ void sk_load_block(const sm80_fwd_params *prm, const fwd_ctx *c, sk_bases kvb,
                                                      int fast, int whole_pages, elem_t *sK, elem_t *sV, int n,
                                                      int tid, int page_id)
 {
-    if (fast)
-        sk_load_kv_fast(prm, c, kvb, sK, sV, n, tid);
-    else if (whole_pages)
-        sk_load_kv_fast(prm, c, sk_block_bases(prm, c, n, page_id), sK, sV, n, tid);
+    if (fast || whole_pages)
+        sk_load_kv_fast(prm, c, fast ? kvb : sk_block_bases(prm, c, n, page_id), sK, sV, n, tid);
     else
         load_kv_tile(prm, c, sK, sV, n, tid, page_id);
 }
@@ -145,23 +144,18 @@ static __device__ __forceinline__ void sk_load_block(const sm80_fwd_params *prm,
 #endif
 
 #if FWD_PAGE_SUB
-/* Page-sub twin: pages of 2^k keys (k = page_sub_shift; 16-bit 8-32 keys in a 64-key block, 8-bit
-   16-64 in a 128-key block) split the block and are packed as page_size rows (host:
-   page_sub_shift); lanes 0.. of page_ids hold the block's page ids (prefetch_page_id). K row r (and
-   16-bit V row r) is virtual row (page << k) | (r & (2^k - 1)) from a per-CTA head base; an 8-bit
-   V^T chunk (16 keys, one page) starts at its page's base plus the in-page key. The host routes
-   only V^T with 16-byte multiple strides here (the base is validated), so no chunk needs the
-   gather path that load_kv_tile_sub keeps (with it the e4m3 d128 tile spilled 4 bytes). */
+/* Page-sub twin (8-bit): pages of 2^k keys (k = page_sub_shift, 16-64 keys) split the 128-key block
+   and are packed as page_size rows (host: page_sub_shift), lanes 0.. of page_ids hold the block's
+   page ids (prefetch_page_id). K row r is virtual row (page << k) | (r & (2^k - 1)) from a per-CTA
+   head base; a V^T chunk (16 keys, one page) starts at its page's base plus the in-page key. The
+   host routes only V^T with 16-byte multiple strides here (the base is validated), so no chunk needs the gather path
+   that load_kv_tile_sub keeps (with it the e4m3 d128 tile spilled 4 bytes). */
 static __device__ __forceinline__ sk_bases sk_cta_bases_paged(const sm80_fwd_params *prm, const fwd_ctx *c)
 {
     const flashc_problem *p = &prm->p;
     sk_bases b;
     b.k = (const elem_t *)p->k + (int64_t)c->hk * p->k_stride[2];
-#if IS_8BIT
     b.v = (const elem_t *)p->v + (int64_t)c->hk * p->v_stride[1];
-#else
-    b.v = (const elem_t *)p->v + (int64_t)c->hk * p->v_stride[2];
-#endif
     return b;
 }
 
@@ -174,9 +168,6 @@ static __device__ __forceinline__ void sk_load_kv_sub(const sm80_fwd_params *prm
     {
         const int row0 = tid / ROW_CHUNKS, ch = tid % ROW_CHUNKS;
         const int64_t ks = p->k_stride[1];
-#if !IS_8BIT
-        const int64_t vs = p->v_stride[1];
-#endif
 #pragma unroll
         for (int it = 0; it < KV_CHUNKS_PER_THREAD; ++it) {
             const int row = row0 + it * (NUM_THREADS / ROW_CHUNKS);
@@ -185,13 +176,8 @@ static __device__ __forceinline__ void sk_load_kv_sub(const sm80_fwd_params *prm
             const uint32_t bytes = j0 + row < c->seqlen_k ? CP_ASYNC_CHUNK_BYTES : 0;
             cp_async_cg_shared_global_16(cvta_to_shared_u32(sK + swz(row, ch)), b.k + (int64_t)vrow * ks + ch * CHUNK_ELEMS,
                                          bytes);
-#if !IS_8BIT
-            cp_async_cg_shared_global_16(cvta_to_shared_u32(sV + swz(row, ch)), b.v + (int64_t)vrow * vs + ch * CHUNK_ELEMS,
-                                         bytes);
-#endif
         }
     }
-#if IS_8BIT
     {
         const int dr0 = tid / VT_ROW_CHUNKS, ch = tid % VT_ROW_CHUNKS;
         const int64_t rs = p->v_stride[2];
@@ -207,7 +193,6 @@ static __device__ __forceinline__ void sk_load_kv_sub(const sm80_fwd_params *prm
                                          (uint32_t)keys * ELEM_BYTES);
         }
     }
-#endif
 }
 #endif
 

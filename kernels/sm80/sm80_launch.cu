@@ -95,9 +95,10 @@ typedef struct sm80_variant {
    dev hook FLASHC_SM80_SK_WHOLE_PAGES=0 keeps them on the 64-row deep ring, for A/B.
    8-bit 17-32 rows take two 16-row CTAs per KV head (grid_m 2, adjacent in launch order, so the
    second reads K/V mostly from L2): a 32-row 8-bit split-key tile spilled 4-120 bytes, and the
-   64-row ring left each block's math to two warps. Pages of 2^k keys that split a key block
-   (8-bit 16-64 keys, 16-bit 8 up to half a block) take the split-key page-sub twins (_sk_pg,
-   FWD_PAGE_SUB). */
+   64-row ring left each block's math to two warps. 8-bit pages of 16-64 keys (2^k, splitting a
+   128-key block) take the split-key page-sub twins (_sk_pg, FWD_PAGE_SUB). 16-bit ones keep the
+   deep ring's page-sub twins: split-key twins of them read the same (H200 bf16 b 64 h 32/8 8k,
+   pages of 16: 4257 against 4265 GB/s; pages of 8: -1.8 %) and were dropped. */
 #define SM80_SPLIT_KEYS_MIN_ROWS_16BIT_PAGED 16
 #define SM80_SPLIT_KEYS_MAX_TILES_8BIT 2
 /* Fast-loader-only twins (FWD_FAST_KV_ONLY, _f) of d64 m128 and of the 8-warp tiles (their
@@ -125,7 +126,6 @@ typedef struct sm80_variant {
 static const sm80_variant k_variants[] = {
     SM80_VARIANT_F(FLASHC_DTYPE_F16, 64, 128, flashc_sm80_fwd_f16_d64_m128_f),
     SM80_VARIANT(FLASHC_DTYPE_F16, f16, 64, 128),
-    SM80_VARIANT_SK_PG(FLASHC_DTYPE_F16, f16, 64, 32),
     SM80_VARIANT_DEEP_PG(FLASHC_DTYPE_F16, f16, 64, 64, 4),
     SM80_VARIANT_SK(FLASHC_DTYPE_F16, f16, 64, 32),
     SM80_VARIANT_DEEP(FLASHC_DTYPE_F16, f16, 64, 64, 4),
@@ -137,7 +137,6 @@ static const sm80_variant k_variants[] = {
     SM80_VARIANT_F(FLASHC_DTYPE_F16, 128, 128, flashc_sm80_fwd_f16_d128_m128_n128_f),
     SM80_VARIANT_N(FLASHC_DTYPE_F16, f16, 128, 128, 128),
     SM80_VARIANT(FLASHC_DTYPE_F16, f16, 128, 128),
-    SM80_VARIANT_SK_PG(FLASHC_DTYPE_F16, f16, 128, 32),
     SM80_VARIANT_DEEP_PG(FLASHC_DTYPE_F16, f16, 128, 64, 3),
     SM80_VARIANT_SK(FLASHC_DTYPE_F16, f16, 128, 32),
     SM80_VARIANT_DEEP(FLASHC_DTYPE_F16, f16, 128, 64, 3),
@@ -150,7 +149,6 @@ static const sm80_variant k_variants[] = {
     SM80_VARIANT(FLASHC_DTYPE_F16, f16, 256, 64),
     SM80_VARIANT_F(FLASHC_DTYPE_BF16, 64, 128, flashc_sm80_fwd_bf16_d64_m128_f),
     SM80_VARIANT(FLASHC_DTYPE_BF16, bf16, 64, 128),
-    SM80_VARIANT_SK_PG(FLASHC_DTYPE_BF16, bf16, 64, 32),
     SM80_VARIANT_DEEP_PG(FLASHC_DTYPE_BF16, bf16, 64, 64, 4),
     SM80_VARIANT_SK(FLASHC_DTYPE_BF16, bf16, 64, 32),
     SM80_VARIANT_DEEP(FLASHC_DTYPE_BF16, bf16, 64, 64, 4),
@@ -162,7 +160,6 @@ static const sm80_variant k_variants[] = {
     SM80_VARIANT_F(FLASHC_DTYPE_BF16, 128, 128, flashc_sm80_fwd_bf16_d128_m128_n128_f),
     SM80_VARIANT_N(FLASHC_DTYPE_BF16, bf16, 128, 128, 128),
     SM80_VARIANT(FLASHC_DTYPE_BF16, bf16, 128, 128),
-    SM80_VARIANT_SK_PG(FLASHC_DTYPE_BF16, bf16, 128, 32),
     SM80_VARIANT_DEEP_PG(FLASHC_DTYPE_BF16, bf16, 128, 64, 3),
     SM80_VARIANT_SK(FLASHC_DTYPE_BF16, bf16, 128, 32),
     SM80_VARIANT_DEEP(FLASHC_DTYPE_BF16, bf16, 128, 64, 3),
@@ -295,13 +292,11 @@ static int sm80_8bit_two_slab(const flashc_problem *p, const flashc_device_info 
                                                                   : SM80_8BIT_TWO_SLAB_MIN_KEYS_MASKED_E4M3);
 }
 
-/* Dev hooks (not API), read on every call, for A/B (see the split-key note): a hook set to 0 turns
-   its route off. FLASHC_SM80_SK_WHOLE_PAGES=0: paged 16-bit decode of <= 16 rows on whole-block
-   pages goes to the deep ring; FLASHC_SM80_SK_PAGE_SUB16=0: 16-bit pages splitting a block go to
-   the deep ring's page-sub twins. */
-static int sm80_hook_on(const char *name)
+/* Dev hook (not API): FLASHC_SM80_SK_WHOLE_PAGES=0 sends paged 16-bit decode of <= 16 rows to the
+   deep ring, as before the split-key tile's whole-block-page loader (see the split-key note). */
+static int sm80_sk_whole_pages(void)
 {
-    const char *e = getenv(name);
+    const char *e = getenv("FLASHC_SM80_SK_WHOLE_PAGES");
     return !(e && atoi(e) == 0);
 }
 
@@ -331,15 +326,14 @@ static int pick_variant(const flashc_problem *p, const flashc_device_info *dev, 
         const int pg = v->kind == SM80_KIND_DEEP_PAGE_SUB || v->kind == SM80_KIND_SPLIT_KEYS_PAGE_SUB;
         const int deep = v->kind == SM80_KIND_DEEP || sk || pg;
         if (sk && (rows > (long long)v->block_m * (is8 ? SM80_SPLIT_KEYS_MAX_TILES_8BIT : 1) ||
-                   (!is8 && v->kind == SM80_KIND_SPLIT_KEYS && p->kv_layout == FLASHC_KV_PAGED &&
-                    rows <= SM80_SPLIT_KEYS_MIN_ROWS_16BIT_PAGED && !sm80_hook_on("FLASHC_SM80_SK_WHOLE_PAGES")) ||
-                   (!is8 && v->kind == SM80_KIND_SPLIT_KEYS_PAGE_SUB && !sm80_hook_on("FLASHC_SM80_SK_PAGE_SUB16"))))
+                   (!is8 && p->kv_layout == FLASHC_KV_PAGED && rows <= SM80_SPLIT_KEYS_MIN_ROWS_16BIT_PAGED &&
+                    !sm80_sk_whole_pages())))
             continue;
         const int sub = deep ? page_sub_shift(p, v->block_n()) : 0;
         /* split-key tile: non-paged or whole-block pages; its page-sub twin: pages splitting a block */
         if (v->kind == SM80_KIND_SPLIT_KEYS && p->kv_layout == FLASHC_KV_PAGED && p->page_size % v->block_n() != 0)
             continue;
-        if (v->kind == SM80_KIND_SPLIT_KEYS_PAGE_SUB && is8 && !vt_chunks_aligned(p)) continue;
+        if (v->kind == SM80_KIND_SPLIT_KEYS_PAGE_SUB && !vt_chunks_aligned(p)) continue;
         if (deep && pg != (sub > 0)) continue;
         if (v->block_m > SM80_SMALL_TILE_M && rows < SM80_BIG_TILE_MIN_ROWS) continue;
         if (v->smem() > dev->max_smem_optin) continue;

@@ -1017,6 +1017,7 @@ static void sm80_8bit_tile_cases(void)
     setenv("FLASHC_SM80_8BIT_TWO_SLAB", "1", 1);
     for (int t = 0; t < 2; ++t)
         for (int k = 0; k < 2; ++k) {
+            if (dts[t] == FLASHC_DTYPE_INT8 && dims[k] == 64) continue; /* no int8 d64 two-slab tile */
             c = base_case(dts[t], dims[k]); c.sq = 200; c.sk = 333; named(&c, "8-bit two-slab plain"); run_case(c);
             c = base_case(dts[t], dims[k]); c.sq = 257; c.sk = 300; c.causal = 1; c.hq = 8; c.hkv = 2;
             named(&c, "8-bit two-slab causal gqa 4"); run_case(c);
