@@ -269,7 +269,8 @@ static int sm80_two_slab(const flashc_problem *p, const flashc_device_info *dev,
 /* Two-slab 8-bit prefill tiles (128 rows x 32 keys in 4 warps of two 16-row slabs: each K / V^T
    fragment read from smem feeds both slabs) against the 64-row tiles. On sm_90 an e4m3 m16n8k32
    is two HMMA.16816 plus conversions, and the two-slab loop issues 34.7 instructions per MMA
-   against 48.5. H200 (bf16 output, V^T), at 512 / 2k / 8k: fp8 d64 non-causal +22 / +20 / +20 %,
+   against 48.5. H200 (bf16 output, V^T; both sides before mma_e4m3_via_f16, which later added
+   3-24 % to every fp8 tile), at 512 / 2k / 8k: fp8 d64 non-causal +22 / +20 / +20 %,
    causal -21 / +6.6 / +15 %; fp8 d128 +15 / +20 / +23 %, causal -26 / +3.0 / +13 %; int8 d128
    +13 / +20 / +23 %, causal -31 / -1.4 / +14 %; int8 d64 -3 % non-causal and -6 to -37 % causal
    (no tile built). Short causal loses because 128-row tiles halve the CTAs and the diagonal
