@@ -1,6 +1,6 @@
 /*
  * Device helpers shared by the GPU paths: quad reductions for the mma accumulator layout (one
- * row's values are spread over the 4 lanes of a quad), the mask predicate of flashc.h, and the
+ * row's values are spread over the 4 lanes of a quad) and whole-warp reductions, the mask predicate of flashc.h, and the
  * softcap transform. Plain static __device__ functions.
  */
 #ifndef FLASHC_COMMON_SOFTMAX_CUH
@@ -26,6 +26,21 @@ static __device__ __forceinline__ float quad_sum(float x)
 {
     x += __shfl_xor_sync(FLASHC_FULL_WARP_MASK, x, FLASHC_QUAD_SHUFFLE_1);
     x += __shfl_xor_sync(FLASHC_FULL_WARP_MASK, x, FLASHC_QUAD_SHUFFLE_2);
+    return x;
+}
+
+/* Whole-warp reductions (every lane gets the result), e.g. over one value per lane. */
+static __device__ __forceinline__ float warp_max(float x)
+{
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1) x = fmaxf(x, __shfl_xor_sync(FLASHC_FULL_WARP_MASK, x, o));
+    return x;
+}
+
+static __device__ __forceinline__ float warp_sum(float x)
+{
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1) x += __shfl_xor_sync(FLASHC_FULL_WARP_MASK, x, o);
     return x;
 }
 

@@ -122,9 +122,7 @@ static __device__ __forceinline__ int sk_whole_pages_ok(const sm80_fwd_params *p
     return 1;
 #endif
 }
-#endif
 
-#if !FWD_PAGE_SUB
 /* One key block into a ring stage: the contiguous cache (fast: the CTA's base) and whole-block pages
    (the block's page base) take the lean loader, inlined once; anything else (scattered small
    pages, unaligned strides) the general one. */

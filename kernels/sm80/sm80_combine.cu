@@ -19,6 +19,7 @@
 #include "sm80/sm80_fwd.h"
 #include "ptx/cvt.h"
 #include "ptx/griddepcontrol.h"
+#include "common/softmax.cuh"
 
 #define COMBINE_WARPS 4
 #define COMBINE_THREADS (COMBINE_WARPS * 32)
@@ -26,23 +27,8 @@
 #define COMBINE_PAIR_COLS 64                        /* columns of one float2 pass of a warp */
 #define COMBINE_MAX_PASSES (256 / COMBINE_PAIR_COLS) /* head dim 256 */
 #define COMBINE_SPLIT_UNROLL 4                      /* partial rows in flight per warp */
-#define FULL_MASK 0xffffffffu
 #define COMBINE_STR(x) #x
 #define COMBINE_PRAGMA(x) _Pragma(COMBINE_STR(x)) /* a #pragma whose argument is a macro */
-
-static __device__ __forceinline__ float warp_max(float x)
-{
-#pragma unroll
-    for (int o = 16; o > 0; o >>= 1) x = fmaxf(x, __shfl_xor_sync(FULL_MASK, x, o));
-    return x;
-}
-
-static __device__ __forceinline__ float warp_sum(float x)
-{
-#pragma unroll
-    for (int o = 16; o > 0; o >>= 1) x += __shfl_xor_sync(FULL_MASK, x, o);
-    return x;
-}
 
 static __device__ __forceinline__ uint32_t pack_pair(float x, float y, flashc_dtype dt)
 {
@@ -92,7 +78,7 @@ __global__ void __launch_bounds__(COMBINE_THREADS) sm80_combine_kernel(const __g
     const int64_t split_step = (int64_t)p->total_q * p->h_q * d;
     COMBINE_PRAGMA(unroll COMBINE_SPLIT_UNROLL)
     for (int s = 0; s < splits; ++s) {
-        const float w = __shfl_sync(FULL_MASK, w_s[s >> 5], s & 31);
+        const float w = __shfl_sync(FLASHC_FULL_WARP_MASK, w_s[s >> 5], s & 31);
         const float *src = row0 + s * split_step;
 #pragma unroll
         for (int c = 0; c < COMBINE_MAX_PASSES; ++c) {
