@@ -858,8 +858,8 @@ static void feature_cases(flashc_dtype dt, int d)
             named(&c, what); run_case(c);
         }
     }
-    /* 16-bit split-key page-sub twins (sm_90): pages of 8 / 16 / 32 keys (and 64 in d64's 128-key
-       block) inside a key block, <= 16 and 17-32 rows, an empty sequence, causal, window, LSE */
+    /* 16-bit pages of 8 / 16 / 32 keys (and 64 in d64's 128-key block) inside a key block (sm_90:
+       the deep ring's page-sub twins), <= 16 and 17-32 rows, an empty sequence, causal, window, LSE */
     if (dt != FLASHC_DTYPE_FP8_E4M3 && dt != FLASHC_DTYPE_INT8) {
         const int pss[4] = {8, 16, 32, 64};
         for (int i = 0; i < 4; ++i)
@@ -992,17 +992,6 @@ static void sm80_tile_cases(void)
         named(&c, "two-slab tile window long keys"); run_case(c);
     }
     unsetenv("FLASHC_SM80_TWO_SLAB");
-    /* paged 16-bit decode whose pages split a key block: the split-key page-sub twins take <= 32
-       rows, so FLASHC_SM80_SK_PAGE_SUB16=0 sends them to the deep ring's page-sub twins */
-    setenv("FLASHC_SM80_SK_PAGE_SUB16", "0", 1);
-    for (int t = 0; t < 2; ++t)
-        for (int d = 64; d <= 128; d *= 2) {
-            c = base_case(dts[t], d); c.b = 3; c.kv = KV_PAGED; c.page_size = 16; c.sq = 3; c.hq = 8; c.hkv = 2;
-            c.causal = 1;
-            { int lk[3] = {1500, 0, 2101}; memcpy(c.seqlens_k, lk, sizeof lk); }
-            named(&c, "deep ring page-sub ps16 12 rows causal"); run_case(c);
-        }
-    unsetenv("FLASHC_SM80_SK_PAGE_SUB16");
 }
 
 /* The two-slab 8-bit prefill tiles (128 rows; e4m3 d64 / d128, int8 d128): on sm_90 the default
