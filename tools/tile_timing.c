@@ -40,7 +40,11 @@ static const char *const k_names[] = {
     "flashc_sm80_fwd_bf16_d64_m128_f", "flashc_sm80_fwd_bf16_d64_m128", "flashc_sm80_fwd_bf16_d64_m64",
     "flashc_sm80_fwd_bf16_d128_m128_n128_f", "flashc_sm80_fwd_bf16_d128_m128_n128_lm",
     "flashc_sm80_fwd_bf16_d128_m128_n128", "flashc_sm80_fwd_bf16_d128_m128", "flashc_sm80_fwd_bf16_d128_m64",
-    "flashc_sm80_fwd_bf16_d256_m128_n64_lm", "flashc_sm80_fwd_bf16_d256_m128_n64", "flashc_sm80_fwd_bf16_d256_m64"};
+    "flashc_sm80_fwd_bf16_d256_m128_n64_lm", "flashc_sm80_fwd_bf16_d256_m128_n64", "flashc_sm80_fwd_bf16_d256_m64",
+    "flashc_sm80_fwd_bf16_d256_m128_n64_f", "flashc_sm80_fwd_bf16_d256_m128_n64_lm_f", "flashc_sm80_fwd_bf16_d256_m64_n64_kv",
+    "flashc_sm80_fwd_bf16_d128_m128_n128_lm_f", "flashc_sm80_fwd_bf16_d128_m128_n64_f", "flashc_sm80_fwd_bf16_d128_m128_n64_lm_f",
+    /* decode (TT_DECODE): the split-key tiles */
+    "flashc_sm80_fwd_bf16_d128_m32_sk", "flashc_sm80_fwd_bf16_d64_m32_sk"};
 #define NNAMES ((int)(sizeof k_names / sizeof k_names[0]))
 static cudaError_t (*p_tt[NNAMES])(void *);
 
@@ -137,6 +141,16 @@ static void analyse(const uint64_t *rec, int n_grid, float event_ms, int d, int 
         printf("    SM clock (clock64 / globaltimer) p50 %.0f MHz\n", pct(w, q, 0.5) * 1e3);
     }
 
+    /* when CTAs start, get their first block and finish, from the first entry (ramp and tail) */
+    for (int i = 0; i < n; ++i) v[i] = (double)(cs[i].t[0] - T0);
+    print_dist("entry, from first entry", v, n, 1e-3, "us");
+    for (int i = 0; i < n; ++i) v[i] = (double)(cs[i].t[1] - T0);
+    print_dist("first block landed, abs", v, n, 1e-3, "us");
+    for (int i = 0; i < n; ++i) v[i] = (double)(cs[i].t[3] - T0);
+    print_dist("loop done, abs", v, n, 1e-3, "us");
+    for (int i = 0; i < n; ++i) v[i] = (double)(cs[i].t[5] - T0);
+    print_dist("drained, abs", v, n, 1e-3, "us");
+
     /* per SM */
     qsort(cs, (size_t)n, sizeof(cta), cmp_cta_t0);
     int nsm = 0, ngap = 0, maxconc_med = 0;
@@ -210,24 +224,27 @@ static void analyse(const uint64_t *rec, int n_grid, float event_ms, int d, int 
     }
 }
 
-static void shape(void *flush, void *ttbuf, int d, int s, int causal)
+/* prefill (b = 16k / s, h = 2048 / d, s_q = s_k = s) or, with hq > 0, decode (b, hq / hkv, sq, sk) */
+static void shape_g(void *flush, void *ttbuf, int d, int s, int causal, int b, int hq, int hkv, int sq)
 {
-    const int b = 16384 / s, h = 2048 / d;
-    size_t nq = (size_t)b * s * h * d;
+    const int h = hq > 0 ? hq : 2048 / d;
+    if (hq <= 0) b = 16384 / s, hkv = h, sq = s;
+    size_t nq = (size_t)b * sq * h * d, nk = (size_t)b * s * hkv * d;
     void *q, *k, *v, *o, *ws = NULL;
-    cudaMalloc(&q, nq * 2); cudaMalloc(&k, nq * 2); cudaMalloc(&v, nq * 2); cudaMalloc(&o, nq * 2);
+    cudaMalloc(&q, nq * 2); cudaMalloc(&k, nk * 2); cudaMalloc(&v, nk * 2); cudaMalloc(&o, nq * 2);
     { /* bf16 in [-1, 1]-ish, as ab80 */
-        unsigned short *hb = malloc(nq * 2);
-        for (size_t i = 0; i < nq; ++i) hb[i] = (unsigned short)(0x3f00 ^ (rand() & 0x807f));
-        cudaMemcpy(q, hb, nq * 2, cudaMemcpyHostToDevice); cudaMemcpy(k, hb, nq * 2, cudaMemcpyHostToDevice);
-        cudaMemcpy(v, hb, nq * 2, cudaMemcpyHostToDevice);
+        size_t nmax = nq > nk ? nq : nk;
+        unsigned short *hb = malloc(nmax * 2);
+        for (size_t i = 0; i < nmax; ++i) hb[i] = (unsigned short)(0x3f00 ^ (rand() & 0x807f));
+        cudaMemcpy(q, hb, nq * 2, cudaMemcpyHostToDevice); cudaMemcpy(k, hb, nk * 2, cudaMemcpyHostToDevice);
+        cudaMemcpy(v, hb, nk * 2, cudaMemcpyHostToDevice);
         free(hb);
     }
     flashc_attention_params p;
-    int64_t sh[4] = {b, s, h, d};
+    int64_t sh[4] = {b, sq, h, d}, shk[4] = {b, s, hkv, d};
     p_init(&p);
-    p.q = p_make(q, FLASHC_DTYPE_BF16, 4, sh); p.k = p_make(k, FLASHC_DTYPE_BF16, 4, sh);
-    p.v = p_make(v, FLASHC_DTYPE_BF16, 4, sh); p.out = p_make(o, FLASHC_DTYPE_BF16, 4, sh);
+    p.q = p_make(q, FLASHC_DTYPE_BF16, 4, sh); p.k = p_make(k, FLASHC_DTYPE_BF16, 4, shk);
+    p.v = p_make(v, FLASHC_DTYPE_BF16, 4, shk); p.out = p_make(o, FLASHC_DTYPE_BF16, 4, sh);
     p.causal = causal;
     p.backend = FLASHC_BACKEND_SM80;
     size_t wsb = 0;
@@ -262,14 +279,23 @@ static void shape(void *flush, void *ttbuf, int d, int s, int causal)
     int med = 0;
     for (int r = 0; r < REPS; ++r) if (t_on[r] == t_on_s[REPS / 2]) med = r;
     qsort(t_off, REPS, sizeof(float), cmpf);
+    if (hq > 0) { /* decode: GB/s of K + V read */
+        const double kv = 2.0 * nk * 2;
+        printf("bf16 decode d%d b%d h%d/%d s_q %d s_k %d: stamps off %.1f us (%.0f GB/s), on %.1f us (%.0f GB/s, %+.1f %%)\n",
+               d, b, h, hkv, sq, s, t_off[REPS / 2] * 1e3, kv / (t_off[REPS / 2] * 1e-3) / 1e9, t_on_s[REPS / 2] * 1e3,
+               kv / (t_on_s[REPS / 2] * 1e-3) / 1e9, (t_on_s[REPS / 2] / t_off[REPS / 2] - 1) * 100);
+    } else {
     const double flops = 4.0 * b * h * (double)s * s * d * (causal ? 0.5 : 1.0);
     printf("bf16 d%d s%d b%d h%d %s: stamps off %.1f us (%.1f TF), on %.1f us (%.1f TF, %+.1f %%)\n", d, s, b, h,
            causal ? "causal" : "non-causal", t_off[REPS / 2] * 1e3, flops / (t_off[REPS / 2] * 1e-3) / 1e12,
            t_on_s[REPS / 2] * 1e3, flops / (t_on_s[REPS / 2] * 1e-3) / 1e12, (t_on_s[REPS / 2] / t_off[REPS / 2] - 1) * 100);
-    analyse(rec[med], MAX_CTAS, t_on_s[REPS / 2], d, s, causal);
+    }
+    analyse(rec[med], MAX_CTAS, t_on_s[REPS / 2], d, s, hq > 0 ? 100 + sq : causal); /* decode CSV: c1<s_q> */
     cudaStreamDestroy(sm); cudaEventDestroy(e0); cudaEventDestroy(e1);
     cudaFree(q); cudaFree(k); cudaFree(v); cudaFree(o); if (ws) cudaFree(ws);
 }
+
+static void shape(void *flush, void *ttbuf, int d, int s, int causal) { shape_g(flush, ttbuf, d, s, causal, 0, 0, 0, 0); }
 
 int main(int argc, char **argv)
 {
@@ -315,6 +341,16 @@ int main(int argc, char **argv)
     printf("device %s, %d SMs\n", pr.name, nsm);
     void *flush, *ttbuf;
     if (cudaMalloc(&flush, FLUSH_BYTES) || cudaMalloc(&ttbuf, (size_t)MAX_CTAS * TT_WORDS * 8)) { printf("no memory\n"); return 1; }
+    if (getenv("TT_DECODE")) { /* "b:hq:hkv:sq:sk,..." bf16 d128 decode shapes (TT_ONLY_D=64: d64) */
+        char *list = strdup(getenv("TT_DECODE"));
+        const int dd = getenv("TT_ONLY_D") ? atoi(getenv("TT_ONLY_D")) : 128;
+        for (char *t = strtok(list, ","); t; t = strtok(NULL, ",")) {
+            int b, hq, hkv, sq, sk;
+            if (sscanf(t, "%d:%d:%d:%d:%d", &b, &hq, &hkv, &sq, &sk) == 5) shape_g(flush, ttbuf, dd, sk, 0, b, hq, hkv, sq);
+        }
+        free(list);
+        return 0;
+    }
     int seqs[8] = {512, 2048}, ns = 2;
     if (getenv("TT_SEQS")) {
         char *list = strdup(getenv("TT_SEQS"));

@@ -8,4 +8,5 @@
 #define FWD_BLOCK_N 128
 #define FWD_NAME flashc_sm80_fwd_bf16_d128_m128_n128_lm
 #define FWD_LEAN_MASK 1
+#define FWD_LPT_TAIL 1
 #include "sm80/fwd_kernel.cuh"

@@ -8,5 +8,6 @@
 #define FWD_BLOCK_N 128
 #define FWD_NAME flashc_sm80_fwd_bf16_d128_m128_n128_lm_f
 #define FWD_LEAN_MASK 1
+#define FWD_LPT_TAIL 1
 #define FWD_FAST_KV_ONLY 1
 #include "sm80/fwd_kernel.cuh"

@@ -9,6 +9,7 @@
 #define FWD_BLOCK_N 64
 #define FWD_NAME flashc_sm80_fwd_bf16_d128_m128_n64_lm_f
 #define FWD_LEAN_MASK 1
+#define FWD_LPT_TAIL 1
 #define FWD_FAST_KV_ONLY 1
 #define FWD_MIN_ARCH 900
 #include "sm80/fwd_kernel.cuh"

@@ -10,5 +10,6 @@
 #define FWD_KV_STAGGER 1
 #define FWD_NAME flashc_sm80_fwd_f16_d256_m64_n64_kv
 #define FWD_LEAN_MASK 1
+#define FWD_LPT_TAIL 1
 #define FWD_FAST_KV_ONLY 1
 #include "sm80/fwd_kernel.cuh"

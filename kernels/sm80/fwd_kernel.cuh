@@ -43,6 +43,11 @@
  *                 there, they still cost the schedule of the whole kernel: H200 bf16 non-causal
  *                 +2.1-3.4 % (d128), +2.1-2.3 % (d64), d64 causal +2.4-4.5 % without them. The
  *                 twins also load Q and store O of unpacked rows with a row step (ROW_STEP_IO)
+ *   FWD_LPT_TAIL  optional (default 0; the lean-mask tiles of d128 / d256, which serve causal and
+ *                 windowed prefill only): CTA coordinates come from the launch-order id, m-blocks
+ *                 heaviest first and the grid's last lpt_tail_pairs (head, batch) pairs m-major
+ *                 (see cta_coords). d64's 128-row tile also serves non-causal prefill, where the
+ *                 remap cost 0.6-1 % (H200), so it keeps the plain order.
  *   FWD_TILE_TIMING optional, dev only (default 0; CMake FLASHC_SM80_TILE_TIMING): thread 0 of each
  *                 CTA stamps %globaltimer and clock64 at six points of the tile (see "Tile timing"
  *                 below) into a buffer set through <FWD_NAME>_tile_timing(); 0 compiles every trace
@@ -121,8 +126,12 @@ typedef uint16_t elem_t;
 /* d256's 8-warp tile (one CTA per SM): causal m-blocks heaviest first. H200: causal +4 % at 8k,
    +1-2 % at 2k over the plain order, non-causal unchanged. On d128's 8-warp tile causal gained
    ~1 % but non-causal lost 1-3 % (code generation), and the 4-warp tiles are unmeasured, so
-   those keep the plain order. */
-#define M_BLOCKS_HEAVY_FIRST (LEAN_2STAGE && NUM_WARPS == 8 && D == 256)
+   those keep the plain order. Causal problems now run the lean-mask twins, whose FWD_LPT_TAIL
+   order (cta_coords) replaces this select. */
+#ifndef FWD_LPT_TAIL
+#define FWD_LPT_TAIL 0
+#endif
+#define M_BLOCKS_HEAVY_FIRST (LEAN_2STAGE && NUM_WARPS == 8 && D == 256 && !FWD_LPT_TAIL)
 /* mma.sync m16n8k16 geometry; an ldmatrix 8x8 matrix row is one 16-byte chunk (8 elements) */
 #define MMA_M 16
 #define MMA_N 8
@@ -489,13 +498,58 @@ static __device__ __forceinline__ int row_head(const sm80_fwd_params *prm, const
 }
 
 /* ---- Setup ---------------------------------------------------------------------------------- */
+#if FWD_LPT_TAIL
+#if D_SPLIT != 1
+#error "FWD_LPT_TAIL: one CTA per m-block (no column split)"
+#endif
+/* Grid coordinates of the CTA launched L-th (x fastest, as the hardware dispatches them). Causal
+   m-blocks get more keys the later they sit, so in the plain order the last wave mixes heavy and
+   light tiles and SMs idle while the last heavy ones finish (H200 stamps, d256 causal 1k on the
+   staggered tile: the SMs' last CTAs end 16-42 us before the grid's). Here each pair (y, z)
+   launches its m-blocks heaviest first, and the grid's last prm->lpt_tail_pairs pairs launch
+   m-major across pairs (longest processing time first over about two waves), so the grid ends
+   on its lightest tiles. A pair's m-blocks still run within about two waves, so its K/V stays in
+   L2 as in the plain order. */
+typedef struct cta_xyz {
+    uint32_t x, y, z;
+} cta_xyz;
+
+static __device__ __forceinline__ cta_xyz cta_coords(const sm80_fwd_params *prm, uint32_t L)
+{
+    const uint32_t gx = gridDim.x, gy = gridDim.y, pairs = gy * gridDim.z;
+    const uint32_t tail = (uint32_t)prm->lpt_tail_pairs, head = (pairs - tail) * gx;
+    cta_xyz g;
+    uint32_t pair;
+    if (L < head) {
+        pair = L / gx;
+        g.x = gx - 1 - (L - pair * gx);
+    } else {
+        const uint32_t t = L - head, rank = t / tail;
+        pair = pairs - tail + (t - rank * tail);
+        g.x = gx - 1 - rank;
+    }
+    g.y = pair % gy;
+    g.z = pair / gy;
+    return g;
+}
+#define CTA_LINEAR_ID (blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z))
+#endif
+
 static __device__ __forceinline__ void setup_ctx(const sm80_fwd_params *prm, fwd_ctx *c)
 {
     const flashc_problem *p = &prm->p;
+#if FWD_LPT_TAIL
+    const cta_xyz g = cta_coords(prm, CTA_LINEAR_ID);
+    c->bi = g.z / prm->num_splits;
+    c->split = g.z % prm->num_splits;
+    c->head_y = g.y;
+    c->hk = prm->pack_gqa ? (int)g.y : (int)g.y / prm->group;
+#else
     c->bi = blockIdx.z / prm->num_splits;
     c->split = blockIdx.z % prm->num_splits;
     c->head_y = blockIdx.y;
     c->hk = prm->pack_gqa ? (int)blockIdx.y : (int)blockIdx.y / prm->group;
+#endif
     c->group = prm->pack_gqa ? prm->group : 1;
     if (p->q_varlen) {
         c->q_off = p->cu_seqlens_q[c->bi];
@@ -518,6 +572,8 @@ static __device__ __forceinline__ void setup_ctx(const sm80_fwd_params *prm, fwd
     const int m_block = p->window_right >= 0 && p->window_left < 0 ? (int)(gridDim.x - 1 - blockIdx.x)
                                                                    : (int)blockIdx.x;
     c->m0 = m_block * BLOCK_M;
+#elif FWD_LPT_TAIL
+    c->m0 = (int)g.x * BLOCK_M;
 #else
     c->m0 = (int)(blockIdx.x / D_SPLIT) * BLOCK_M;
 #endif
@@ -630,12 +686,18 @@ static __device__ __forceinline__ void prefetch_next_q(const sm80_fwd_params *pr
     asm("mov.u32 %0, %%nsmid;" : "=r"(nsm));
     const uint32_t gx = gridDim.x, gy = gridDim.y;
     const uint32_t nxt = blockIdx.x + gx * (blockIdx.y + gy * blockIdx.z) + nsm * CTAS_RESIDENT;
+#if FWD_LPT_TAIL
+    if (nxt >= gx * gy * gridDim.z) return;
+    const cta_xyz g = cta_coords(prm, nxt);
+    const uint32_t y = g.y, z = g.z, mb = g.x;
+#else
     const uint32_t x = nxt % gx, y = (nxt / gx) % gy, z = nxt / (gx * gy);
     if (z >= gridDim.z) return;
 #if M_BLOCKS_HEAVY_FIRST
     const uint32_t mb = p->window_right >= 0 && p->window_left < 0 ? gx - 1 - x : x;
 #else
     const uint32_t mb = x;
+#endif
 #endif
     const char *q = (const char *)p->q + ((int64_t)z * p->q_stride[0] + (int64_t)y * p->q_stride[2]) * ELEM_BYTES;
 #pragma unroll
@@ -1587,7 +1649,7 @@ extern "C" cudaError_t FWD_NAME(const sm80_fwd_params *prm, int grid_m, int grid
     return cudaGetLastError();
 }
 
-#if FWD_TILE_TIMING && !FWD_WARP_SPLIT_KEYS
+#if FWD_TILE_TIMING
 /* Dev only: sets (buf != NULL) or clears the tile-timing buffer of this variant (see "Tile
    timing"); buf holds TT_WORDS u64 per CTA of the launches that follow, zeroed by the caller. */
 extern "C" __attribute__((visibility("default"))) cudaError_t FWD_CAT(FWD_NAME, _tile_timing)(void *buf)

@@ -339,6 +339,7 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_CTAS_PER_SM) FWD_KERNEL(const
 #if defined(FWD_ARCH_LACKS_E4M3) || defined(FWD_ARCH_SKIPPED)
     return;
 #else
+    TT_STAMP(TT_ENTRY);
     extern __shared__ __align__(128) elem_t smem[];
     elem_t *sQ = smem;
     elem_t *sK = sQ + TILE_Q_ELEMS;                    /* STAGES K tiles */
@@ -393,6 +394,10 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_CTAS_PER_SM) FWD_KERNEL(const
             const int n = b_hi - 1 - it, stage = it % STAGES;
             CP_ASYNC_WAIT_GROUP(STAGES - 2);
             __syncthreads();
+#if FWD_TILE_TIMING
+            if (it == 0) TT_STAMP(TT_FIRST);
+            if (it == count - 1) TT_STAMP(TT_LAST);
+#endif
             {
                 int nxt = it + STAGES - 1;
 #if FWD_PAGE_SUB
@@ -437,6 +442,15 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_CTAS_PER_SM) FWD_KERNEL(const
     /* No copy may still target smem, and every warp is past its last ldmatrix of Q/K/V. */
     CP_ASYNC_WAIT_GROUP(0);
     __syncthreads();
+    TT_STAMP(TT_LOOP_DONE);
     sk_merge_epilogue(&prm, &c, O, m, l, mult, (char *)smem, warp, lane, tid);
+#if FWD_TILE_TIMING
+    __syncthreads();
+    TT_STAMP(TT_STORED);
+    __threadfence();
+    __syncthreads();
+    TT_STAMP(TT_DRAINED);
+    if (tid == 0) tt_info(count);
+#endif
 #endif
 }

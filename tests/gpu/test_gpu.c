@@ -1027,6 +1027,40 @@ static void sm80_8bit_tile_cases(void)
     unsetenv("FLASHC_SM80_8BIT_TWO_SLAB");
 }
 
+/* Causal prefill on the FWD_LPT_TAIL tiles (d64's 128-row tile; d128's two-slab and 8-warp
+   lean-mask tiles; d256's staggered and 8-warp lean-mask tiles): the grid's last (head, batch)
+   pairs launch m-major, heaviest m-block first (sm80_launch.cu sm80_lpt_tail_pairs). The default
+   rule makes every pair of a small grid a tail pair, so FLASHC_SM80_LPT_TAIL=1 / 4 mixes
+   plain-order pairs with tail pairs, and =0 runs the plain order; FLASHC_SM80_TWO_SLAB=0 and
+   FLASHC_SM80_KV_STAGGER=0 send d128 / d256 to their 8-warp tiles, a padded V (unequal K/V
+   strides) to the general-loader _lm twins. */
+static void sm80_lpt_cases(void)
+{
+    const flashc_dtype dts[2] = {FLASHC_DTYPE_BF16, FLASHC_DTYPE_F16};
+    const char *tails[3] = {"1", "4", "0"};
+    tcase c;
+    for (int k = 0; k < 3; ++k) {
+        setenv("FLASHC_SM80_LPT_TAIL", tails[k], 1);
+        for (int t = 0; t < 2; ++t)
+            for (int d = 64; d <= 256; d *= 2) {
+                if (g_quick && (t != 0 || k == 2)) continue;
+                for (int big = 0; big <= (d == 64 ? 0 : 1); ++big) {
+                    if (big) { setenv("FLASHC_SM80_TWO_SLAB", "0", 1); setenv("FLASHC_SM80_KV_STAGGER", "0", 1); }
+                    c = base_case(dts[t], d); c.b = 2; c.hq = c.hkv = 3; c.sq = 300; c.sk = 333; c.causal = 1;
+                    named(&c, big ? "lpt tail causal 8-warp" : "lpt tail causal"); run_case(c);
+                    c = base_case(dts[t], d); c.b = 3; c.hq = 4; c.hkv = 2; c.sq = c.sk = 260; c.causal = 1; c.lse = 1;
+                    c.vpad = big;
+                    named(&c, big ? "lpt tail causal gqa lse v-padded 8-warp" : "lpt tail causal gqa lse"); run_case(c);
+                    c = base_case(dts[t], d); c.b = 3; c.q_varlen = 1; c.kv = KV_VARLEN; c.causal = 1; c.hq = c.hkv = 2;
+                    { int lq[3] = {280, 0, 140}, lk[3] = {300, 50, 140}; memcpy(c.seqlens_q, lq, sizeof lq); memcpy(c.seqlens_k, lk, sizeof lk); }
+                    named(&c, big ? "lpt tail varlen causal 8-warp" : "lpt tail varlen causal"); run_case(c);
+                    if (big) { unsetenv("FLASHC_SM80_TWO_SLAB"); unsetenv("FLASHC_SM80_KV_STAGGER"); }
+                }
+            }
+    }
+    unsetenv("FLASHC_SM80_LPT_TAIL");
+}
+
 int main(int argc, char **argv)
 {
     /* line-buffered even into a log file: a run killed by a timeout keeps every FAIL it printed */
@@ -1078,6 +1112,7 @@ int main(int argc, char **argv)
     tail_split_cases();
     sm80_tile_cases();
     sm80_8bit_tile_cases();
+    sm80_lpt_cases();
     /* outside the support matrix: a backend may refuse (skipped), but must not misbehave */
     for (int k = 0; k < 2; ++k) {
         tcase c = base_case(FLASHC_DTYPE_BF16, k ? 96 : 32);

@@ -1,0 +1,154 @@
+/* Dev tool (issue #5; not part of the library, CI or the build): what one launch can read.
+   The decode row b 8, h 64/8, s_k 4k, d 128 reads 134 MB of K+V; a device copy of the same
+   traffic (67 MB, read + write) was our yardstick. This measures read-only streams of exactly the
+   decode layout, timed as flashc_bench / ab80 time a call (256 MB memset to flush L2, then event,
+   launch, event; median of REPS):
+     empty       an empty kernel: the launch's share of every event time
+     memcpy      cudaMemcpyAsync d2d of K into a scratch buffer (the old yardstick)
+     ldg         grid-stride 16-byte loads over K then V, 8 in flight per thread, 2 x SMs x 4 CTAs
+     sk_ring     the split-key tile's copy pattern without its math: CTA (hk, b * splits + split)
+                 streams its key range of K and V for one KV head through a 3-stage cp.async ring
+                 of 64-key blocks (128 threads, 104 KB smem, 2 CTAs per SM), splits 4 / 8 / 16
+   Build: nvcc -O2 -arch=sm_90a -o read_ceiling tools/read_ceiling.cu */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <cuda_runtime.h>
+
+#define REPS 21
+#define FLUSH_BYTES (256u << 20)
+#define CHECK(x) do { cudaError_t e_ = (x); if (e_) { printf("%s: %s\n", #x, cudaGetErrorString(e_)); exit(1); } } while (0)
+
+/* decode layout: K and V [b, s_k, h_kv, d] bf16 */
+#define B 8
+#define SK 4096
+#define HKV 8
+#define D 128
+#define ROW_BYTES (D * 2)
+#define BLOCK_N 64
+#define STAGES 3
+#define THREADS 128
+#define BLOCK_BYTES (BLOCK_N * ROW_BYTES)               /* one of K or V */
+#define SMEM_BYTES (8192 + STAGES * 2 * BLOCK_BYTES)    /* Q tile + ring, as the bf16 d128 m32 tile */
+
+__global__ void empty_kernel(void) {}
+
+__global__ void ldg_kernel(const uint4 *__restrict__ a, const uint4 *__restrict__ b, size_t n16, uint32_t *sink)
+{
+    uint32_t acc = 0;
+    const size_t stride = (size_t)gridDim.x * blockDim.x;
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < 2 * n16; i += 8 * stride) {
+        uint4 v[8];
+#pragma unroll
+        for (int u = 0; u < 8; ++u) {
+            size_t j = i + u * stride;
+            v[u] = j < n16 ? a[j] : j < 2 * n16 ? b[j - n16] : make_uint4(0, 0, 0, 0);
+        }
+#pragma unroll
+        for (int u = 0; u < 8; ++u) acc ^= v[u].x ^ v[u].w;
+    }
+    if (acc == 0x12345678u) *sink = acc;
+}
+
+static __device__ __forceinline__ void cp16(uint32_t dst, const void *src)
+{
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(dst), "l"(src));
+}
+
+__global__ void __launch_bounds__(THREADS, 2) sk_ring_kernel(const char *__restrict__ k, const char *__restrict__ v,
+                                                             int splits, uint32_t *sink)
+{
+    extern __shared__ __align__(128) char smem[];
+    const int hk = blockIdx.y, bi = blockIdx.z / splits, split = blockIdx.z % splits;
+    const int blocks = SK / BLOCK_N, per = blocks / splits, b_lo = split * per;
+    const size_t row_stride = (size_t)HKV * ROW_BYTES;
+    const char *kb = k + ((size_t)bi * SK * HKV + hk) * ROW_BYTES;
+    const char *vb = v + ((size_t)bi * SK * HKV + hk) * ROW_BYTES;
+    const uint32_t ring = (uint32_t)__cvta_generic_to_shared(smem + 8192);
+    const int tid = threadIdx.x;
+    uint32_t acc = 0;
+    /* 2048 chunks of 16 bytes per block (K + V), 16 per thread */
+#define LOAD(n, st)                                                                                       \
+    for (int it = 0; it < BLOCK_BYTES / 16 / THREADS; ++it) {                                             \
+        int c = tid + it * THREADS, row = c / (ROW_BYTES / 16), ch = c % (ROW_BYTES / 16);                \
+        size_t off = (size_t)((n) * BLOCK_N + row) * row_stride + ch * 16;                                 \
+        cp16(ring + (st) * 2 * BLOCK_BYTES + c * 16, kb + off);                                           \
+        cp16(ring + (st) * 2 * BLOCK_BYTES + BLOCK_BYTES + c * 16, vb + off);                             \
+    }
+    for (int s = 0; s < STAGES - 1; ++s) {
+        if (s < per) { LOAD(b_lo + s, s) }
+        asm volatile("cp.async.commit_group;\n");
+    }
+    for (int it = 0; it < per; ++it) {
+        asm volatile("cp.async.wait_group %0;\n" ::"n"(STAGES - 2));
+        __syncthreads();
+        int nxt = it + STAGES - 1;
+        if (nxt < per) { LOAD(b_lo + nxt, nxt % STAGES) }
+        asm volatile("cp.async.commit_group;\n");
+        acc ^= *(const uint32_t *)(smem + 8192 + (it % STAGES) * 2 * BLOCK_BYTES + tid * 16);
+    }
+    asm volatile("cp.async.wait_group 0;\n");
+    if (acc == 0x12345678u) *sink = acc;
+#undef LOAD
+}
+
+static float timed(void *flush, cudaStream_t s, int which, const void *k, const void *v, void *scratch, int splits,
+                   uint32_t *sink, int nsm)
+{
+    cudaEvent_t e0, e1;
+    CHECK(cudaEventCreate(&e0)); CHECK(cudaEventCreate(&e1));
+    float t[REPS];
+    const size_t bytes = (size_t)B * SK * HKV * ROW_BYTES;
+    for (int r = -2; r < REPS; ++r) {
+        CHECK(cudaMemsetAsync(flush, r & 0xff, FLUSH_BYTES, s));
+        CHECK(cudaEventRecord(e0, s));
+        switch (which) {
+        case 0: empty_kernel<<<1, 32, 0, s>>>(); break;
+        case 1: CHECK(cudaMemcpyAsync(scratch, k, bytes, cudaMemcpyDeviceToDevice, s)); break;
+        case 2: ldg_kernel<<<nsm * 4, 512, 0, s>>>((const uint4 *)k, (const uint4 *)v, bytes / 16, sink); break;
+        default: sk_ring_kernel<<<dim3(1, HKV, B * splits), THREADS, SMEM_BYTES, s>>>((const char *)k, (const char *)v,
+                                                                                      splits, sink);
+        }
+        CHECK(cudaGetLastError());
+        CHECK(cudaEventRecord(e1, s));
+        CHECK(cudaEventSynchronize(e1));
+        float ms;
+        CHECK(cudaEventElapsedTime(&ms, e0, e1));
+        if (r >= 0) t[r] = ms;
+    }
+    for (int i = 1; i < REPS; ++i)
+        for (int j = i; j > 0 && t[j] < t[j - 1]; --j) { float x = t[j]; t[j] = t[j - 1]; t[j - 1] = x; }
+    CHECK(cudaEventDestroy(e0)); CHECK(cudaEventDestroy(e1));
+    return t[REPS / 2];
+}
+
+int main(void)
+{
+    setvbuf(stdout, NULL, _IONBF, 0);
+    int nsm = 0;
+    CHECK(cudaDeviceGetAttribute(&nsm, cudaDevAttrMultiProcessorCount, 0));
+    const size_t bytes = (size_t)B * SK * HKV * ROW_BYTES;
+    void *flush, *k, *v, *scratch;
+    uint32_t *sink;
+    CHECK(cudaMalloc(&flush, FLUSH_BYTES)); CHECK(cudaMalloc(&k, bytes)); CHECK(cudaMalloc(&v, bytes));
+    CHECK(cudaMalloc(&scratch, bytes)); CHECK(cudaMalloc(&sink, 4));
+    CHECK(cudaMemset(k, 1, bytes)); CHECK(cudaMemset(v, 2, bytes));
+    CHECK(cudaFuncSetAttribute(sk_ring_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, SMEM_BYTES));
+    cudaStream_t s;
+    CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    const double traffic = 2.0 * bytes; /* K + V read (memcpy: K read + written) */
+    printf("decode layout b %d, s_k %d, h_kv %d, d %d: K+V %.1f MB; %d SMs; median of %d, L2 flushed\n", B, SK, HKV, D,
+           traffic / 1e6, nsm, REPS);
+    float t = timed(flush, s, 0, k, v, scratch, 0, sink, nsm);
+    printf("  %-22s %8.2f us\n", "empty kernel", t * 1e3);
+    t = timed(flush, s, 1, k, v, scratch, 0, sink, nsm);
+    printf("  %-22s %8.2f us  %6.0f GB/s (read + write)\n", "memcpy 67 MB", t * 1e3, traffic / (t * 1e-3) / 1e9);
+    t = timed(flush, s, 2, k, v, scratch, 0, sink, nsm);
+    printf("  %-22s %8.2f us  %6.0f GB/s\n", "ldg grid-stride", t * 1e3, traffic / (t * 1e-3) / 1e9);
+    for (int splits = 2; splits <= 16; splits *= 2) {
+        t = timed(flush, s, 3, k, v, scratch, splits, sink, nsm);
+        printf("  sk_ring splits %-7d %8.2f us  %6.0f GB/s (%d CTAs of %d blocks)\n", splits, t * 1e3,
+               traffic / (t * 1e-3) / 1e9, HKV * B * splits, SK / BLOCK_N / splits);
+    }
+    return 0;
+}
