@@ -1,4 +1,4 @@
-/* Dev tile-timing driver for the sm80 prefill tiles (issue #5; not part of the library, CI or the
+/* Dev tile-timing driver for the sm80 prefill and split-key decode tiles (issue #5; not part of the library, CI or the
    build). tile_timing LIB: dlopens a libflashc.so built with FLASHC_SM80_TILE_TIMING=ON (each sm80
    variant then exports <name>_tile_timing(buf), fwd_kernel.cuh "Tile timing"), points every bf16
    variant's stamp buffer at one device buffer and runs the bf16 FA3-grid prefill shapes (b·s = 16k
@@ -11,6 +11,9 @@
    the kernel span split into phases, gaps, head and tail. TT_DUMP=DIR writes every CTA's record of
    that launch as CSV (DIR/tt_d<d>_s<s>_c<causal>.csv) for offline analysis. TT_DRY=1 only checks the
    library's timing setters, TT_SELFTEST=1 runs the analysis on made-up stamps (neither needs a GPU).
+   TT_DECODE="b:hq:hkv:sq:sk,..." times bf16 d128 decode shapes instead (the split-key tiles stamp
+   too; TT_ONLY_D=64 for d64), printing GB/s of K+V and, per CTA, when it entered, got its first
+   block, left its key loop and drained, counted from the first entry (start and tail of the wave).
    Build: gcc -O2 -o tile_timing tools/tile_timing.c -Iinclude -I/usr/local/cuda/include
           -L/usr/local/cuda/lib64 -lcudart_static -lrt -lpthread -ldl -lm */
 #include <dlfcn.h>
