@@ -43,11 +43,11 @@
  *                 there, they still cost the schedule of the whole kernel: H200 bf16 non-causal
  *                 +2.1-3.4 % (d128), +2.1-2.3 % (d64), d64 causal +2.4-4.5 % without them. The
  *                 twins also load Q and store O of unpacked rows with a row step (ROW_STEP_IO)
- *   FWD_LPT_TAIL  optional (default 0; the lean-mask tiles of d128 / d256, which serve causal and
- *                 windowed prefill only): CTA coordinates come from the launch-order id, m-blocks
- *                 heaviest first and the grid's last lpt_tail_pairs (head, batch) pairs m-major
- *                 (see cta_coords). d64's 128-row tile also serves non-causal prefill, where the
- *                 remap cost 0.6-1 % (H200), so it keeps the plain order.
+ *   FWD_LPT_TAIL  optional (default 0; the lean-mask tiles, which serve causal and windowed
+ *                 prefill only): CTA coordinates come from the launch-order id, m-blocks heaviest
+ *                 first and the grid's last lpt_tail_pairs (head, batch) pairs m-major (see
+ *                 cta_coords). d64 m128 also serves non-causal prefill, where the remap cost
+ *                 0.6-1 % (H200), so its causal twins (_lm, _lm_f) carry it instead.
  *   FWD_TILE_TIMING optional, dev only (default 0; CMake FLASHC_SM80_TILE_TIMING): thread 0 of each
  *                 CTA stamps %globaltimer and clock64 at six points of the tile (see "Tile timing"
  *                 below) into a buffer set through <FWD_NAME>_tile_timing(); 0 compiles every trace

@@ -74,6 +74,11 @@ SM80_DECLARE_FWD(flashc_sm80_fwd_f16_d128_m128_n128_f)
 SM80_DECLARE_FWD(flashc_sm80_fwd_bf16_d128_m128_n128_f)
 SM80_DECLARE_FWD(flashc_sm80_fwd_f16_d256_m128_n64_f)
 SM80_DECLARE_FWD(flashc_sm80_fwd_bf16_d256_m128_n64_f)
+/* d64 m128 with the causal launch order (FWD_LPT_TAIL), for causal / windowed problems only */
+SM80_DECLARE_FWD(flashc_sm80_fwd_f16_d64_m128_lm)
+SM80_DECLARE_FWD(flashc_sm80_fwd_bf16_d64_m128_lm)
+SM80_DECLARE_FWD(flashc_sm80_fwd_f16_d64_m128_lm_f)
+SM80_DECLARE_FWD(flashc_sm80_fwd_bf16_d64_m128_lm_f)
 /* both (lean mask + fast loader only), for causal / windowed non-paged problems */
 SM80_DECLARE_FWD(flashc_sm80_fwd_f16_d128_m128_n128_lm_f)
 SM80_DECLARE_FWD(flashc_sm80_fwd_bf16_d128_m128_n128_lm_f)

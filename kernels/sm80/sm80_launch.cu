@@ -124,6 +124,8 @@ typedef struct sm80_variant {
    +2-7 % and +4-15 % over the 4-warp ones) need 160 / 192 KB of smem: where the opt-in is smaller
    (sm_86/89: 99 KB; A100: 163 KB, for d256) the 4-warp tile after them is taken. */
 static const sm80_variant k_variants[] = {
+    SM80_VARIANT_LM_F(FLASHC_DTYPE_F16, 64, 128, flashc_sm80_fwd_f16_d64_m128_lm_f),
+    SM80_VARIANT_NAMED(FLASHC_DTYPE_F16, 64, 128, SM80_KIND_LEAN_MASK, flashc_sm80_fwd_f16_d64_m128_lm),
     SM80_VARIANT_F(FLASHC_DTYPE_F16, 64, 128, flashc_sm80_fwd_f16_d64_m128_f),
     SM80_VARIANT(FLASHC_DTYPE_F16, f16, 64, 128),
     SM80_VARIANT_DEEP_PG(FLASHC_DTYPE_F16, f16, 64, 64, 4),
@@ -147,6 +149,8 @@ static const sm80_variant k_variants[] = {
     SM80_VARIANT_F(FLASHC_DTYPE_F16, 256, 128, flashc_sm80_fwd_f16_d256_m128_n64_f),
     SM80_VARIANT_N(FLASHC_DTYPE_F16, f16, 256, 128, 64),
     SM80_VARIANT(FLASHC_DTYPE_F16, f16, 256, 64),
+    SM80_VARIANT_LM_F(FLASHC_DTYPE_BF16, 64, 128, flashc_sm80_fwd_bf16_d64_m128_lm_f),
+    SM80_VARIANT_NAMED(FLASHC_DTYPE_BF16, 64, 128, SM80_KIND_LEAN_MASK, flashc_sm80_fwd_bf16_d64_m128_lm),
     SM80_VARIANT_F(FLASHC_DTYPE_BF16, 64, 128, flashc_sm80_fwd_bf16_d64_m128_f),
     SM80_VARIANT(FLASHC_DTYPE_BF16, bf16, 64, 128),
     SM80_VARIANT_DEEP_PG(FLASHC_DTYPE_BF16, bf16, 64, 64, 4),

@@ -1027,11 +1027,11 @@ static void sm80_8bit_tile_cases(void)
     unsetenv("FLASHC_SM80_8BIT_TWO_SLAB");
 }
 
-/* Causal prefill on the FWD_LPT_TAIL tiles (d64's 128-row tile; d128's two-slab and 8-warp
-   lean-mask tiles; d256's staggered and 8-warp lean-mask tiles): the grid's last (head, batch)
+/* Causal prefill on the FWD_LPT_TAIL tiles (d64's 128-row lean-mask twins; d128's two-slab and
+   8-warp lean-mask tiles; d256's staggered and 8-warp lean-mask tiles): the grid's last (head, batch)
    pairs launch m-major, heaviest m-block first (sm80_launch.cu sm80_lpt_tail_pairs). The default
    rule makes every pair of a small grid a tail pair, so FLASHC_SM80_LPT_TAIL=1 / 4 mixes
-   plain-order pairs with tail pairs, and =0 runs the plain order; FLASHC_SM80_TWO_SLAB=0 and
+   pairs before the tail with tail pairs, and =0 runs no tail; FLASHC_SM80_TWO_SLAB=0 and
    FLASHC_SM80_KV_STAGGER=0 send d128 / d256 to their 8-warp tiles, a padded V (unequal K/V
    strides) to the general-loader _lm twins. */
 static void sm80_lpt_cases(void)
@@ -1044,17 +1044,20 @@ static void sm80_lpt_cases(void)
         for (int t = 0; t < 2; ++t)
             for (int d = 64; d <= 256; d *= 2) {
                 if (g_quick && (t != 0 || k == 2)) continue;
-                for (int big = 0; big <= (d == 64 ? 0 : 1); ++big) {
-                    if (big) { setenv("FLASHC_SM80_TWO_SLAB", "0", 1); setenv("FLASHC_SM80_KV_STAGGER", "0", 1); }
-                    c = base_case(dts[t], d); c.b = 2; c.hq = c.hkv = 3; c.sq = 300; c.sk = 333; c.causal = 1;
-                    named(&c, big ? "lpt tail causal 8-warp" : "lpt tail causal"); run_case(c);
+                for (int big = 0; big <= 1; ++big) {
+                    /* big: d128 / d256 on their 8-warp tiles; every d: a padded V (the general-loader twin) */
+                    const int eight = big && d > 64;
+                    if (eight) { setenv("FLASHC_SM80_TWO_SLAB", "0", 1); setenv("FLASHC_SM80_KV_STAGGER", "0", 1); }
                     c = base_case(dts[t], d); c.b = 3; c.hq = 4; c.hkv = 2; c.sq = c.sk = 260; c.causal = 1; c.lse = 1;
                     c.vpad = big;
-                    named(&c, big ? "lpt tail causal gqa lse v-padded 8-warp" : "lpt tail causal gqa lse"); run_case(c);
+                    named(&c, big ? "lpt tail causal gqa lse v-padded" : "lpt tail causal gqa lse"); run_case(c);
+                    if (big && !eight) continue; /* d64 has one tile */
+                    c = base_case(dts[t], d); c.b = 2; c.hq = c.hkv = 3; c.sq = 300; c.sk = 333; c.causal = 1;
+                    named(&c, eight ? "lpt tail causal 8-warp" : "lpt tail causal"); run_case(c);
                     c = base_case(dts[t], d); c.b = 3; c.q_varlen = 1; c.kv = KV_VARLEN; c.causal = 1; c.hq = c.hkv = 2;
                     { int lq[3] = {280, 0, 140}, lk[3] = {300, 50, 140}; memcpy(c.seqlens_q, lq, sizeof lq); memcpy(c.seqlens_k, lk, sizeof lk); }
-                    named(&c, big ? "lpt tail varlen causal 8-warp" : "lpt tail varlen causal"); run_case(c);
-                    if (big) { unsetenv("FLASHC_SM80_TWO_SLAB"); unsetenv("FLASHC_SM80_KV_STAGGER"); }
+                    named(&c, eight ? "lpt tail varlen causal 8-warp" : "lpt tail varlen causal"); run_case(c);
+                    if (eight) { unsetenv("FLASHC_SM80_TWO_SLAB"); unsetenv("FLASHC_SM80_KV_STAGGER"); }
                 }
             }
     }

@@ -1,0 +1,11 @@
+/* sm80 forward variant: f16 inputs, head dim 64, 128 query rows per CTA, fast K/V loader only
+   (non-paged K/V with equal strides; see FWD_FAST_KV_ONLY), for causal / windowed prefill only:
+   d64 m128 _f with the causal launch order (FWD_LPT_TAIL). */
+#define FWD_BF16 0
+#define FWD_HEAD_DIM 64
+#define FWD_M_SLABS 2
+#define FWD_NAME flashc_sm80_fwd_f16_d64_m128_lm_f
+#define FWD_LEAN_MASK 1
+#define FWD_FAST_KV_ONLY 1
+#define FWD_LPT_TAIL 1
+#include "sm80/fwd_kernel.cuh"
