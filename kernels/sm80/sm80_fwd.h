@@ -35,7 +35,7 @@ typedef struct sm80_fwd_params {
     int32_t page_sub_shift; /* page-sub variants (FWD_PAGE_SUB) only: log2(page_size); row j of page id
                                g is virtual row g * page_size + j of K and V (fwd_kernel.cuh) */
     int32_t lpt_tail_pairs; /* FWD_LPT_TAIL tiles: the grid's last (head, batch) pairs launched m-major,
-                               heaviest m-block first (fwd_kernel.cuh cta_coords); 0: plain order */
+                               heaviest m-block first (fwd_kernel.cuh cta_coords); 0: no tail */
 } sm80_fwd_params;
 
 /* Per (dtype, head dim, rows per CTA) instantiations of fwd_kernel.cuh. */

@@ -395,7 +395,7 @@ static int sm80_lpt_tail_pairs(const flashc_problem *p, const flashc_device_info
     if (!(p->window_right >= 0 && p->window_left < 0) || pl->splits != 1 || pl->grid_m <= 1) return 0;
     const long long pairs = (long long)pl->grid_h * p->b;
     const char *e = getenv("FLASHC_SM80_LPT_TAIL");
-    if (e) { /* dev/test hook: 0 = plain order, N > 0 = the last N pairs (tests: head and tail mixed) */
+    if (e) { /* dev/test hook: 0 = no tail, N > 0 = the last N pairs (tests: pairs before and in the tail) */
         const long long n = atoll(e);
         return (int)(n <= 0 ? 0 : n < pairs ? n : pairs);
     }
