@@ -1,7 +1,7 @@
 /*
  * Device helpers shared by the GPU paths: quad reductions for the mma accumulator layout (one
- * row's values are spread over the 4 lanes of a quad) and whole-warp reductions, the mask predicate of flashc.h, and the
- * softcap transform. Plain static __device__ functions.
+ * row's values are spread over the 4 lanes of a quad), whole-warp reductions, the mask predicate
+ * of flashc.h, and the softcap transform. Plain static __device__ functions.
  */
 #ifndef FLASHC_COMMON_SOFTMAX_CUH
 #define FLASHC_COMMON_SOFTMAX_CUH

@@ -391,9 +391,29 @@ static __device__ __forceinline__ void tt_info(int blocks)
     r[6] = smid_u32();
     r[7] = (uint64_t)blocks;
 }
+/* Key-loop stamps, after the loop's barrier: the first block landed, the last one started. */
+static __device__ __forceinline__ void tt_stamp_loop(int it, int count)
+{
+    if (it == 0) tt_stamp(TT_FIRST);
+    if (it == count - 1) tt_stamp(TT_LAST);
+}
+/* After the epilogue: every thread has issued its stores, then they are visible device-wide. */
+static __device__ __forceinline__ void tt_stamp_end(int count)
+{
+    __syncthreads();
+    tt_stamp(TT_STORED);
+    __threadfence();
+    __syncthreads();
+    tt_stamp(TT_DRAINED);
+    tt_info(count);
+}
 #define TT_STAMP(k) tt_stamp(k)
+#define TT_STAMP_LOOP(it, count) tt_stamp_loop(it, count)
+#define TT_STAMP_END(count) tt_stamp_end(count)
 #else
 #define TT_STAMP(k) ((void)0)
+#define TT_STAMP_LOOP(it, count) ((void)0)
+#define TT_STAMP_END(count) ((void)0)
 #endif
 
 /* Per-CTA coordinates, resolved once. */
@@ -1510,10 +1530,7 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_CTAS_PER_SM) FWD_KERNEL(const
             CP_ASYNC_WAIT_GROUP(0);
             /* K_n landed for every thread; every warp is done with V_n+1 (P.V of the last block) */
             __syncthreads();
-#if FWD_TILE_TIMING
-            if (it == 0) TT_STAMP(TT_FIRST);
-            if (it == count - 1) TT_STAMP(TT_LAST);
-#endif
+            TT_STAMP_LOOP(it, count);
             load_kv_tile_fast(&prm, &c, kvb, cvta_to_shared_u32(sK), cvta_to_shared_u32(sV), n, tid, KV_PART_V);
             cp_async_commit_group();
 #if Q_IN_REGS
@@ -1569,10 +1586,7 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_CTAS_PER_SM) FWD_KERNEL(const
             CP_ASYNC_WAIT_GROUP(STAGES - 2);
             /* Block `it` landed for every thread, and every warp is done with block it-1's buffers. */
             __syncthreads();
-#if FWD_TILE_TIMING
-            if (it == 0) TT_STAMP(TT_FIRST);
-            if (it == count - 1) TT_STAMP(TT_LAST);
-#endif
+            TT_STAMP_LOOP(it, count);
             {
                 int nxt = it + STAGES - 1;
                 if (nxt < count) {
@@ -1620,14 +1634,7 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_CTAS_PER_SM) FWD_KERNEL(const
     TT_STAMP(TT_LOOP_DONE);
     /* the output tile (16-bit) is staged over Q and, for 8-bit inputs, the first K buffer */
     epilogue(&prm, &c, O, m, l, mult, (uint16_t *)sQ, warp, lane, tid);
-#if FWD_TILE_TIMING
-    __syncthreads();
-    TT_STAMP(TT_STORED);
-    __threadfence();
-    __syncthreads();
-    TT_STAMP(TT_DRAINED);
-    if (tid == 0) tt_info(count);
-#endif
+    TT_STAMP_END(count);
 #endif
 }
 

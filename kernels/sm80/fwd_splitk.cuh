@@ -394,10 +394,7 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_CTAS_PER_SM) FWD_KERNEL(const
             const int n = b_hi - 1 - it, stage = it % STAGES;
             CP_ASYNC_WAIT_GROUP(STAGES - 2);
             __syncthreads();
-#if FWD_TILE_TIMING
-            if (it == 0) TT_STAMP(TT_FIRST);
-            if (it == count - 1) TT_STAMP(TT_LAST);
-#endif
+            TT_STAMP_LOOP(it, count);
             {
                 int nxt = it + STAGES - 1;
 #if FWD_PAGE_SUB
@@ -444,13 +441,6 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_CTAS_PER_SM) FWD_KERNEL(const
     __syncthreads();
     TT_STAMP(TT_LOOP_DONE);
     sk_merge_epilogue(&prm, &c, O, m, l, mult, (char *)smem, warp, lane, tid);
-#if FWD_TILE_TIMING
-    __syncthreads();
-    TT_STAMP(TT_STORED);
-    __threadfence();
-    __syncthreads();
-    TT_STAMP(TT_DRAINED);
-    if (tid == 0) tt_info(count);
-#endif
+    TT_STAMP_END(count);
 #endif
 }
