@@ -7,7 +7,8 @@
 # BIN_DIR holds flashc_bench and libflashc.so (default: build/bench and build); OUT_DIR gets the
 # logs, JSON and PNG (default: bench/results). Extra arguments for bench_sdpa.py go in
 # $BENCH_SDPA_ARGS (e.g. "--quick"), for flashc_bench in $FLASHC_BENCH_ARGS; $FLASHC_BENCH_SETS
-# lists flashc_bench's sets (default "fa3 decode varlen paged"), each run in its own process.
+# lists flashc_bench's sets (default "fa3 decode varlen paged") and $FLASHC_BENCH_DTYPES its dtypes
+# (default "bf16 fp8"): each (set, dtype) runs in its own process.
 set -u
 here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(dirname "$here")"
@@ -27,17 +28,21 @@ stem="$(date -u +%Y-%m-%d)-$(nvidia-smi --query-gpu=name --format=csv,noheader 2
 export PYTHONUNBUFFERED=1
 [ -z "${FLASHC_LIBRARY:-}" ] && [ -e "$lib" ] && export FLASHC_LIBRARY="$(cd "$(dirname "$lib")" && pwd)/$(basename "$lib")"
 
-# One process per set, so each set's buffers are the first allocations of a fresh CUDA context (as
-# an engine's KV pool would be): in one process, bf16 pages of 16 read 3.78 TB/s after the decode
-# set had allocated and freed up to 69 GB at a time, 4.27 in a new process right after it, at equal
-# clocks and temperatures (H200, session 10, docs/bench.md).
+# One process per (set, dtype), so each run's buffers are the first allocations of a fresh CUDA
+# context (as an engine's KV pool would be): in one process, bf16 pages of 16 read 3.78 TB/s after
+# the decode set had allocated and freed up to 69 GB at a time (4.27 in a new process), and fp8
+# decode b 64 at 4k / 8k 3.34 / 3.48 after the bf16 decode cases (3.70 / 3.94 alone), at equal
+# clocks and temperatures (H200, sessions 10-11, docs/bench.md).
 : > "$out/$stem-flashc_bench.txt"
 parts=()
 for set in ${FLASHC_BENCH_SETS:-fa3 decode varlen paged}; do
-  timeout 120 "$bench_exe" --set "$set" --dtype bf16,fp8 --json "$out/$stem-flashc_bench-$set.json" \
-    ${FLASHC_BENCH_ARGS:-} >> "$out/$stem-flashc_bench.txt" 2>&1
-  echo "flashc_bench --set $set exit $?"
-  [ -s "$out/$stem-flashc_bench-$set.json" ] && parts+=("$out/$stem-flashc_bench-$set.json")
+  for dt in ${FLASHC_BENCH_DTYPES:-bf16 fp8}; do
+    part="$out/$stem-flashc_bench-$set-$dt.json"
+    timeout 120 "$bench_exe" --set "$set" --dtype "$dt" --json "$part" \
+      ${FLASHC_BENCH_ARGS:-} >> "$out/$stem-flashc_bench.txt" 2>&1
+    echo "flashc_bench --set $set --dtype $dt exit $?"
+    [ -s "$part" ] && parts+=("$part")
+  done
 done
 python3 - "$out/$stem-flashc_bench.json" "${parts[@]}" <<'PY'
 import json, os, sys
@@ -54,7 +59,7 @@ for path in sys.argv[2:]:
         merged["results"] += part["results"]
     os.remove(path)
 if merged is not None:
-    merged["processes"] = "one per set"
+    merged["processes"] = "one per (set, dtype)"
     json.dump(merged, open(sys.argv[1], "w"), indent=1)
 PY
 echo "flashc_bench: $out/$stem-flashc_bench.txt"
