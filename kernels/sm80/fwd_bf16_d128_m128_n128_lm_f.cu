@@ -10,4 +10,5 @@
 #define FWD_LEAN_MASK 1
 #define FWD_LPT_TAIL 1
 #define FWD_FAST_KV_ONLY 1
+#define FWD_WARP_EPILOGUE 1 /* per-warp O store (H200 bf16: +0.9-1.6 % at 512) */
 #include "sm80/fwd_kernel.cuh"

@@ -12,4 +12,5 @@
 #define FWD_LPT_TAIL 1
 #define FWD_FAST_KV_ONLY 1
 #define FWD_MIN_ARCH 900
+#define FWD_WARP_EPILOGUE 1 /* per-warp O store (H200 bf16: +0.9-1.6 % at 512) */
 #include "sm80/fwd_kernel.cuh"

@@ -48,6 +48,14 @@
  *                 first and the grid's last lpt_tail_pairs (head, batch) pairs m-major (see
  *                 cta_coords). d64 m128 also serves non-causal prefill, where the remap cost
  *                 0.6-1 % (H200), so its causal twins (_lm, _lm_f) carry it instead.
+ *   FWD_WARP_EPILOGUE optional (default 0; set by the d64 m128 _f / _lm_f, d128 two-slab _n64_f /
+ *                 _n64_lm_f and d128 _n128_lm_f twins): each warp stages its own output rows over its
+ *                 own Q rows (read by no other warp; on sm_90 with stmatrix) and stores them, so the
+ *                 epilogue's two CTA barriers become a __syncwarp. H200 bf16: +0.9-1.6 % at 512,
+ *                 0-0.3 % at 8k. The d256 tiles (-0.3 to -1.6 %: their key loop's schedule moved) and
+ *                 d128 _n128_f (-0.9 % at 8k) keep the CTA-wide store (docs/sm80.md, session 12)
+ *   FWD_Q_AFTER_KV optional (default 0; set by the d256 _f twins): the prologue issues the first
+ *                 K/V block's copies before Q's (H200 bf16: +0.1-0.8 % at 512 / 1k)
  *   FWD_TILE_TIMING optional, dev only (default 0; CMake FLASHC_SM80_TILE_TIMING): thread 0 of each
  *                 CTA stamps %globaltimer and clock64 at six points of the tile (see "Tile timing"
  *                 below) into a buffer set through <FWD_NAME>_tile_timing(); 0 compiles every trace
@@ -140,6 +148,7 @@ typedef uint16_t elem_t;
 #else
 #define MMA_K 16
 #endif
+#define WARP_LANES 32
 #define MMA_ROW_HALF 8                            /* accumulator rows g and g + 8 */
 #define LDSM_ROWS 8                               /* rows of one ldmatrix 8x8 matrix */
 #define WARP_ROWS (MMA_M * M_SLABS)
@@ -189,6 +198,12 @@ typedef uint16_t elem_t;
 #define FWD_PREFETCH_NEXT_Q 0
 #endif
 #define PREFETCH_NEXT_Q (FWD_PREFETCH_NEXT_Q && FWD_FAST_KV_ONLY)
+#ifndef FWD_WARP_EPILOGUE
+#define FWD_WARP_EPILOGUE 0                       /* see the variant list at the top */
+#endif
+#ifndef FWD_Q_AFTER_KV
+#define FWD_Q_AFTER_KV 0                          /* see the variant list at the top */
+#endif
 #if defined(FWD_MIN_ARCH) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ < FWD_MIN_ARCH
 #define FWD_ARCH_SKIPPED 1                        /* empty body: the host never picks it here */
 #endif
@@ -249,6 +264,14 @@ typedef uint16_t elem_t;
 #define KV_FAST_MAX_STRIDE (INT32_MAX / BLOCK_N)  /* a thread's row offset fits 32 bits */
 #else
 #define LEAN_2STAGE 0
+#endif
+/* per-warp output store (16-bit output over Q, one column range, unpacked rows at run time) */
+#define WARP_EPILOGUE (FWD_WARP_EPILOGUE && ROW_STEP_IO && LEAN_2STAGE && !IS_8BIT && D_SPLIT == 1)
+#if WARP_EPILOGUE && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+#define EPI_STMATRIX 1                            /* one stmatrix.x4 per two n8 fragments */
+#include "ptx/stmatrix.h"
+#else
+#define EPI_STMATRIX 0
 #endif
 /* which halves of a key block load_kv_tile_fast copies */
 #define KV_PART_K 1
@@ -1381,9 +1404,29 @@ static __device__ __forceinline__ void epilogue(const sm80_fwd_params *prm, cons
     }
 
     /* Stage the tile in smem over the Q buffer (8-bit inputs: Q and the first K buffer); the
-       caller's barrier ordered this after every read of those buffers. */
+       caller's barrier ordered this after every read of those buffers (WARP_EPILOGUE: a warp
+       writes only its own Q rows, which no other warp reads). */
+#if EPI_STMATRIX
+    /* lanes 8i..8i+7 address matrix i: rows 0-7 | 8-15 (i & 1) of fragment o + (i >> 1) */
+    const uint32_t st_lane = cvta_to_shared_u32(sO) +
+                             swz_lane_off(warp * WARP_ROWS + (lane % LDSM_ROWS) + ((lane / LDSM_ROWS) & 1) * MMA_ROW_HALF,
+                                          lane / (2 * LDSM_ROWS));
+#pragma unroll
+    for (int sl = 0; sl < M_SLABS; ++sl) {
+        const float i0 = inv[2 * sl], i1 = inv[2 * sl + 1];
+#pragma unroll
+        for (int o = 0; o < O_FRAGS; o += 2) {
+            const uint32_t r[4] = {pack_output(O[sl][o][0] * i0, O[sl][o][1] * i0, p->out_dtype),
+                                   pack_output(O[sl][o][2] * i1, O[sl][o][3] * i1, p->out_dtype),
+                                   pack_output(O[sl][o + 1][0] * i0, O[sl][o + 1][1] * i0, p->out_dtype),
+                                   pack_output(O[sl][o + 1][2] * i1, O[sl][o + 1][3] * i1, p->out_dtype)};
+            stmatrix_sync_aligned_m8n8_x4_shared_b16(swz_step_addr(st_lane + sl * MMA_M * ROW_BYTES, o), r);
+        }
+    }
+#endif
 #pragma unroll
     for (int k = 0; k < ROWS_PER_THREAD; ++k) {
+#if !EPI_STMATRIX
         int row = acc_row(warp, lane, k);
 #pragma unroll
         for (int o = 0; o < O_FRAGS; ++o) {
@@ -1392,12 +1435,30 @@ static __device__ __forceinline__ void epilogue(const sm80_fwd_params *prm, cons
                                      p->out_dtype);
             *(uint32_t *)(sO + swz_o(row, col / OUT_CHUNK_ELEMS) + col % OUT_CHUNK_ELEMS) = v;
         }
+#endif
         if (p->lse && t == 0 && c->d0 == 0) {
             const fwd_row ri = row_info(prm, c, warp, lane, k);
             if (ri.valid)
                 p->lse[(int64_t)c->bi * p->lse_stride[0] + (int64_t)ri.h * p->lse_stride[1] + c->q_off + ri.i] = lse[k];
         }
     }
+#if WARP_EPILOGUE
+    if (!prm->pack_gqa) { /* this warp's rows, WARP_LANES / OUT_ROW_CHUNKS of them per pass */
+        __syncwarp();
+        const int rows_per_pass = WARP_LANES / OUT_ROW_CHUNKS;
+        const int row0 = warp * WARP_ROWS + lane / OUT_ROW_CHUNKS, ch = lane % OUT_ROW_CHUNKS;
+        uint16_t *dst = (uint16_t *)p->o + (int64_t)c->bi * p->o_stride[0] +
+                        (int64_t)(c->q_off + c->m0 + row0) * p->o_stride[1] + (int64_t)c->head_y * p->o_stride[2] +
+                        ch * OUT_CHUNK_ELEMS;
+        const int64_t step = (int64_t)rows_per_pass * p->o_stride[1];
+#pragma unroll
+        for (int it = 0; it < WARP_ROWS / rows_per_pass; ++it) {
+            const int row = row0 + it * rows_per_pass;
+            if (c->m0 + row < c->m_rows) *(uint4 *)(dst + it * step) = *(const uint4 *)(sO + swz_o(row, ch));
+        }
+        return;
+    }
+#endif
     __syncthreads();
     uint16_t *out = (uint16_t *)p->o;
 #if ROW_STEP_IO && NUM_THREADS % OUT_ROW_CHUNKS == 0
@@ -1556,7 +1617,9 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_CTAS_PER_SM) FWD_KERNEL(const
         }
 #else
         /* Prologue: Q and the first STAGES-1 key blocks (highest first), one group each. */
+#if !FWD_Q_AFTER_KV
         load_q_tile(&prm, &c, sQ, tid);
+#endif
 #pragma unroll
         for (int s = 0; s < STAGES - 1; ++s) {
             if (s < count) {
@@ -1574,6 +1637,9 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_CTAS_PER_SM) FWD_KERNEL(const
                                  prefetch_page_id(&prm, &c, b_hi - 1 - s, warp, lane));
 #endif
             }
+#if FWD_Q_AFTER_KV
+            if (s == 0) load_q_tile(&prm, &c, sQ, tid); /* in the first group, after K/V's copies */
+#endif
             cp_async_commit_group();
         }
 #if PREFETCH_NEXT_Q
@@ -1628,9 +1694,12 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_CTAS_PER_SM) FWD_KERNEL(const
         }
 #endif /* FWD_KV_STAGGER */
     }
-    /* No copy may still target smem, and every warp is past its last ldmatrix of Q/K/V. */
+    /* No copy may still target smem, and every warp is past its last ldmatrix of Q/K/V (with
+       WARP_EPILOGUE each warp overwrites only its own Q rows; the packed-GQA store syncs). */
     CP_ASYNC_WAIT_GROUP(0);
+#if !WARP_EPILOGUE
     __syncthreads();
+#endif
     TT_STAMP(TT_LOOP_DONE);
     /* the output tile (16-bit) is staged over Q and, for 8-bit inputs, the first K buffer */
     epilogue(&prm, &c, O, m, l, mult, (uint16_t *)sQ, warp, lane, tid);
