@@ -54,8 +54,10 @@
  *                 epilogue's two CTA barriers become a __syncwarp. H200 bf16: +0.9-1.6 % at 512,
  *                 0-0.3 % at 8k. The d256 tiles (-0.3 to -1.6 %: their key loop's schedule moved) and
  *                 d128 _n128_f (-0.9 % at 8k) keep the CTA-wide store (docs/sm80.md, session 12)
- *   FWD_Q_AFTER_KV optional (default 0; set by the d256 _f twins): the prologue issues the first
- *                 K/V block's copies before Q's (H200 bf16: +0.1-0.8 % at 512 / 1k)
+ *   FWD_Q_AFTER_KV optional (default 0; set by the d64 m128 _f, d128 _n64_lm_f and d256 _f twins):
+ *                 the prologue issues the first K/V block's copies before Q's. H200 bf16: +0.1-1.0 % at
+ *                 512 / 1k there; the other 16-bit twins lost up to 1 % (d128 _n128_lm_f 3.6 %) and the
+ *                 8-bit two-slab tiles did not move
  *   FWD_TILE_TIMING optional, dev only (default 0; CMake FLASHC_SM80_TILE_TIMING): thread 0 of each
  *                 CTA stamps %globaltimer and clock64 at six points of the tile (see "Tile timing"
  *                 below) into a buffer set through <FWD_NAME>_tile_timing(); 0 compiles every trace
