@@ -17,12 +17,14 @@
    AB_GRAPH=1 times each library's call replayed from a CUDA graph (kernel time without the host's
    per-call work). AB_SKX=x adds, after each non-causal prefill row, the same tiles with x times
    the keys (s_k = x s). AB_CHECK=1 compares each library's output bit for bit with library 0's
-   (prints the count of differing elements). AB_DTYPE=fp8|int8 runs the prefill grid in that
+   (prints the count of differing elements; AB_CHECK=2 also the largest absolute difference,
+   bf16 output). AB_DTYPE=fp8|int8 runs the prefill grid in that
    dtype. */
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <math.h>
 #include <cuda_runtime.h>
 #include "flashc.h"
 
@@ -142,6 +144,7 @@ static void shape_ex(lib *L, int nl, void *flush, int d, int s, int causal, int 
     const int check = getenv("AB_CHECK") && atoi(getenv("AB_CHECK"));
     unsigned short *ref = check ? malloc(nq * 2) : NULL, *out = check ? malloc(nq * 2) : NULL;
     size_t diff[MAX_LIBS] = {0};
+    float maxd[MAX_LIBS] = {0};
     for (int i = 0; check && i < nl; ++i) {
         setenv_for(&L[i]);
         flashc_status st = L[i].fwd(&p[i], ws, wsb, sm);
@@ -149,7 +152,16 @@ static void shape_ex(lib *L, int nl, void *flush, int d, int s, int causal, int 
         if (st) { printf("fwd %s: %s\n", L[i].name, L[i].err()); exit(1); }
         cudaStreamSynchronize(sm); /* sm is non-blocking: cudaMemcpy alone would not wait for it */
         cudaMemcpy(i ? out : ref, o, nq * 2, cudaMemcpyDeviceToHost);
-        for (size_t x = 0; i && x < nq; ++x) diff[i] += out[x] != ref[x];
+        for (size_t x = 0; i && x < nq; ++x) {
+            diff[i] += out[x] != ref[x];
+            if (check > 1 && out[x] != ref[x]) { /* AB_CHECK=2: also the largest |difference| (bf16 out) */
+                uint32_t ua = (uint32_t)out[x] << 16, ub = (uint32_t)ref[x] << 16;
+                float fa, fb;
+                memcpy(&fa, &ua, 4); memcpy(&fb, &ub, 4);
+                const float dlt = fa != fa || fb != fb ? INFINITY : fabsf(fa - fb);
+                if (dlt > maxd[i]) maxd[i] = dlt;
+            }
+        }
     }
     cudaStreamDestroy(sm);
     cudaError_t e = cudaGetLastError(); if (e) { printf("cuda: %s\n", cudaGetErrorString(e)); exit(1); }
@@ -166,7 +178,7 @@ static void shape_ex(lib *L, int nl, void *flush, int d, int s, int causal, int 
         if (sq < 16) printf(" | %7.1f GB/s", bytes / (med * 1e-3) / 1e9);
         else printf(" | %6.1f TF", flops / (med * 1e-3) / 1e12);
         if (i) printf(" %+5.1f%%", (base / med - 1) * 100);
-        if (i && check) printf(" [%zu diff]", diff[i]);
+        if (i && check) printf(check > 1 ? " [%zu diff, max %.2g]" : " [%zu diff]", diff[i], (double)maxd[i]);
     }
     free(ref); free(out);
     printf("\n");
