@@ -577,8 +577,9 @@ static __device__ __forceinline__ cta_xyz cta_coords(const sm80_fwd_params *prm,
     g.z = pair / gy;
     return g;
 }
-#define CTA_LINEAR_ID (blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z))
 #endif
+/* launch-order id of this CTA (x fastest, as the hardware dispatches them) */
+#define CTA_LINEAR_ID (blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z))
 
 static __device__ __forceinline__ void setup_ctx(const sm80_fwd_params *prm, fwd_ctx *c)
 {
@@ -730,7 +731,7 @@ static __device__ __forceinline__ void prefetch_next_q(const sm80_fwd_params *pr
     uint32_t nsm;
     asm("mov.u32 %0, %%nsmid;" : "=r"(nsm));
     const uint32_t gx = gridDim.x, gy = gridDim.y;
-    const uint32_t nxt = blockIdx.x + gx * (blockIdx.y + gy * blockIdx.z) + nsm * CTAS_RESIDENT;
+    const uint32_t nxt = CTA_LINEAR_ID + nsm * CTAS_RESIDENT;
 #if FWD_LPT_TAIL
     if (nxt >= gx * gy * gridDim.z) return;
     const cta_xyz g = cta_coords(prm, nxt);
@@ -1366,6 +1367,26 @@ static __device__ __forceinline__ uint32_t pack_output(float lo, float hi, flash
     return dt == FLASHC_DTYPE_BF16 ? cvt_rn_bf16x2_f32(lo, hi) : cvt_rn_f16x2_f32(lo, hi);
 }
 
+#if ROW_STEP_IO
+/* Unpacked rows (row r of the tile is query m0 + r of head head_y): 16-byte chunk ch of the staged
+   rows row0, row0 + rows_per_pass, ... (passes of them) to O, from one pointer and a row step. */
+static __device__ __forceinline__ void store_o_rows(const sm80_fwd_params *prm, const fwd_ctx *c,
+                                                    const uint16_t *sO, int row0, int ch, int rows_per_pass,
+                                                    int passes)
+{
+    const flashc_problem *p = &prm->p;
+    uint16_t *dst = (uint16_t *)p->o + (int64_t)c->bi * p->o_stride[0] +
+                    (int64_t)(c->q_off + c->m0 + row0) * p->o_stride[1] + (int64_t)c->head_y * p->o_stride[2] + c->d0 +
+                    ch * OUT_CHUNK_ELEMS;
+    const int64_t step = (int64_t)rows_per_pass * p->o_stride[1];
+#pragma unroll
+    for (int it = 0; it < passes; ++it) {
+        const int row = row0 + it * rows_per_pass;
+        if (c->m0 + row < c->m_rows) *(uint4 *)(dst + it * step) = *(const uint4 *)(sO + swz_o(row, ch));
+    }
+}
+#endif
+
 /* Normalise O, then either store it (out dtype, staged through smem for 16-byte rows) and LSE,
    or store the f32 partial and its LSE for the combine kernel. */
 static __device__ __forceinline__ void epilogue(const sm80_fwd_params *prm, const fwd_ctx *c,
@@ -1447,33 +1468,17 @@ static __device__ __forceinline__ void epilogue(const sm80_fwd_params *prm, cons
 #if WARP_EPILOGUE
     if (!prm->pack_gqa) { /* this warp's rows, WARP_LANES / OUT_ROW_CHUNKS of them per pass */
         __syncwarp();
-        const int rows_per_pass = WARP_LANES / OUT_ROW_CHUNKS;
-        const int row0 = warp * WARP_ROWS + lane / OUT_ROW_CHUNKS, ch = lane % OUT_ROW_CHUNKS;
-        uint16_t *dst = (uint16_t *)p->o + (int64_t)c->bi * p->o_stride[0] +
-                        (int64_t)(c->q_off + c->m0 + row0) * p->o_stride[1] + (int64_t)c->head_y * p->o_stride[2] +
-                        ch * OUT_CHUNK_ELEMS;
-        const int64_t step = (int64_t)rows_per_pass * p->o_stride[1];
-#pragma unroll
-        for (int it = 0; it < WARP_ROWS / rows_per_pass; ++it) {
-            const int row = row0 + it * rows_per_pass;
-            if (c->m0 + row < c->m_rows) *(uint4 *)(dst + it * step) = *(const uint4 *)(sO + swz_o(row, ch));
-        }
+        store_o_rows(prm, c, sO, warp * WARP_ROWS + lane / OUT_ROW_CHUNKS, lane % OUT_ROW_CHUNKS,
+                     WARP_LANES / OUT_ROW_CHUNKS, WARP_ROWS * OUT_ROW_CHUNKS / WARP_LANES);
         return;
     }
 #endif
     __syncthreads();
     uint16_t *out = (uint16_t *)p->o;
 #if ROW_STEP_IO && NUM_THREADS % OUT_ROW_CHUNKS == 0
-    if (!prm->pack_gqa) { /* row r of the tile is query m0 + r of head head_y */
-        const int row0 = tid / OUT_ROW_CHUNKS, ch = tid % OUT_ROW_CHUNKS;
-        uint16_t *dst = out + (int64_t)c->bi * p->o_stride[0] + (int64_t)(c->q_off + c->m0 + row0) * p->o_stride[1] +
-                        (int64_t)c->head_y * p->o_stride[2] + c->d0 + ch * OUT_CHUNK_ELEMS;
-        const int64_t step = (int64_t)(NUM_THREADS / OUT_ROW_CHUNKS) * p->o_stride[1];
-#pragma unroll
-        for (int it = 0; it < OUT_CHUNKS_PER_THREAD; ++it) {
-            const int row = row0 + it * (NUM_THREADS / OUT_ROW_CHUNKS);
-            if (c->m0 + row < c->m_rows) *(uint4 *)(dst + it * step) = *(const uint4 *)(sO + swz_o(row, ch));
-        }
+    if (!prm->pack_gqa) {
+        store_o_rows(prm, c, sO, tid / OUT_ROW_CHUNKS, tid % OUT_ROW_CHUNKS, NUM_THREADS / OUT_ROW_CHUNKS,
+                     OUT_CHUNKS_PER_THREAD);
         return;
     }
 #endif
