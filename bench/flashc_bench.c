@@ -312,12 +312,23 @@ static int build_varlen(const bench_opts *o, case_list *l)
    (GB/s) and causal prefill rows over 16k tokens (TFLOPS). */
 static int build_paged(const bench_opts *o, case_list *l)
 {
-    static const int pages[] = {16, 64, 256};
+    int pages[8] = {16, 64, 256}, n_pages = 3;
     static const int prefill_full[] = {2048, 8192};
     static const int prefill_quick[] = {8192};
     const int d = 128;
     if (!list_has(o->hdims, o->n_hdims, d)) return 0;
-    for (int pi = 0; pi < 3; ++pi) {
+    const char *sizes = getenv("FLASHC_BENCH_PAGE_SIZES"); /* diagnostic: other page sizes, e.g. "16,32" */
+    if (sizes) {
+        n_pages = 0;
+        for (const char *t = sizes; *t && n_pages < 8;) {
+            const int v = atoi(t);
+            if (v > 0) pages[n_pages++] = v;
+            t = strchr(t, ',');
+            if (!t) break;
+            ++t;
+        }
+    }
+    for (int pi = 0; pi < n_pages; ++pi) {
         if (o->quick && pages[pi] == 64) continue;
         for (int s_q = 1; s_q <= 4; s_q += 3) {
             if (o->quick && s_q != 1) continue;
@@ -531,15 +542,35 @@ static void run_case(const bench_opts *o, bench_ctx *ctx, const bench_case *c, f
             p.k = tensor_of(k, dt, 4, num_pages, c->page_size, c->h_kv, c->d);
             p.v = vt ? tensor_of(v, dt, 4, num_pages, c->h_kv, c->d, c->page_size)
                      : tensor_of(v, dt, 4, num_pages, c->page_size, c->h_kv, c->d);
-            /* Scatter the pages: a random permutation of the pool (FLASHC_BENCH_PAGES_IN_ORDER set:
-               the identity, to separate the kernel's cost from the memory system's). */
+            if (vt && getenv("FLASHC_BENCH_VT_HEAD_OUTER")) { /* diagnostic: V^T pool [h_kv, pages, d, page] */
+                p.v.stride[0] = (int64_t)c->d * c->page_size;
+                p.v.stride[1] = num_pages * c->d * c->page_size;
+            }
+            /* Scatter the pages: a random permutation of the pool. Diagnostics, to separate the
+               kernel's cost from the memory system's: FLASHC_BENCH_PAGES_IN_ORDER (the identity),
+               FLASHC_BENCH_PAGE_GROUP=G (runs of G consecutive pool pages move together, so pages
+               of p keys lie in memory like pages of G·p) and FLASHC_BENCH_PAGE_WINDOW=W (pages are
+               shuffled only within windows of W pool pages, so accesses stay as local as W pages). */
             host_table = malloc(sizeof(int32_t) * (size_t)num_pages);
             if (!host_table) { set_message(r, "host allocation failed"); r->failed = 1; goto done; }
             for (int64_t i = 0; i < num_pages; ++i) host_table[i] = (int32_t)i;
             rng_state = 0x9A6E5ull + (uint64_t)c->page_size;
-            for (int64_t i = getenv("FLASHC_BENCH_PAGES_IN_ORDER") ? 0 : num_pages - 1; i > 0; --i) {
-                int64_t j = (int64_t)(rng_next() % (uint64_t)(i + 1));
-                int32_t t = host_table[i]; host_table[i] = host_table[j]; host_table[j] = t;
+            const char *group_env = getenv("FLASHC_BENCH_PAGE_GROUP"), *window_env = getenv("FLASHC_BENCH_PAGE_WINDOW");
+            int64_t group = group_env ? atoll(group_env) : 1, window = window_env ? atoll(window_env) : num_pages;
+            if (group < 1 || num_pages % group != 0) group = 1;
+            if (window < 1) window = num_pages;
+            if (!getenv("FLASHC_BENCH_PAGES_IN_ORDER")) {
+                const int64_t units = num_pages / group;
+                for (int64_t w0 = 0; w0 < units; w0 += window) {
+                    const int64_t n = units - w0 < window ? units - w0 : window;
+                    for (int64_t i = n - 1; i > 0; --i) { /* Fisher-Yates over the window's units */
+                        const int64_t j = (int64_t)(rng_next() % (uint64_t)(i + 1));
+                        for (int64_t g = 0; g < group; ++g) {
+                            int32_t *x = &host_table[(w0 + i) * group + g], *y = &host_table[(w0 + j) * group + g];
+                            const int32_t t = *x; *x = *y; *y = t;
+                        }
+                    }
+                }
             }
             CK_ALLOC(dev_alloc(&a, (void **)&page_table, sizeof(int32_t) * (size_t)num_pages), "page table", 0);
             CK(cudaMemcpy(page_table, host_table, sizeof(int32_t) * (size_t)num_pages, cudaMemcpyHostToDevice));

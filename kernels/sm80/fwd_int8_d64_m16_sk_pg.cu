@@ -1,8 +1,8 @@
 /* sm80 forward variant: int8 inputs (V sequence-innermost), head dim 64, split-key decode tile (fwd_splitk.cuh):
    16 query rows shared by the 4 warps, each taking a quarter of every 128-key block; 5-stage K/V
    ring. Built for sm_90 only (two CTAs per SM), like the deep decode variants; empty below.
-   Page-sub variant (FWD_PAGE_SUB): taken only for paged KV whose 2^k-key pages (16-64) split a
-   128-key block. */
+   Page-sub variant (FWD_PAGE_SUB): taken only for paged KV whose pages of 32 or 64 keys split a
+   128-key block (pages of 16: the _sk_pg16 twin). */
 #include "sm80/sm80_fwd.h"
 #if FLASHC_SM80_ENABLE_8BIT
 #define FWD_INT8 1

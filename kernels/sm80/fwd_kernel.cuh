@@ -58,6 +58,12 @@
  *                 the prologue issues the first K/V block's copies before Q's. H200 bf16: +0.1-1.0 % at
  *                 512 / 1k there; the other 16-bit twins lost up to 1 % (d128 _n128_lm_f 3.6 %) and the
  *                 8-bit two-slab tiles did not move
+ *   FWD_VT_ROW_PAIRS optional (default 0; the 8-bit split-key _sk_pg16 twins, pages of exactly 16
+ *                 keys): the V^T tile is stored as pairs of rows (swz_vt_pairs). With 16-key pages a
+ *                 32-byte global sector holds rows 2p and 2p+1 of one page, and LDGSTS fetched it
+ *                 once per half while their shared-memory targets were a row apart: 1.5x the
+ *                 L2-to-SM sectors (Nsight Compute). H200 fp8 / int8 b 64 h 32/8 8k: +20 %
+ *                 (3.11 -> 3.75 TB/s); pages of 32-64 keys keep the row layout (-17 % with pairs)
  *   FWD_TILE_TIMING optional, dev only (default 0; CMake FLASHC_SM80_TILE_TIMING): thread 0 of each
  *                 CTA stamps %globaltimer and clock64 at six points of the tile (see "Tile timing"
  *                 below) into a buffer set through <FWD_NAME>_tile_timing(); 0 compiles every trace
@@ -286,6 +292,12 @@ typedef uint16_t elem_t;
 #if FWD_PAGE_SUB && (LEAN_2STAGE || M_SLABS != 1)
 #error "page-sub variants are deep decode variants of one slab per warp"
 #endif
+#ifndef FWD_VT_ROW_PAIRS
+#define FWD_VT_ROW_PAIRS 0 /* see the variant list at the top */
+#endif
+#if FWD_VT_ROW_PAIRS && !(IS_8BIT && FWD_PAGE_SUB && FWD_WARP_SPLIT_KEYS && BLOCK_N >= 4 * CHUNK_ELEMS)
+#error "FWD_VT_ROW_PAIRS: the 8-bit split-key page-sub tiles only (pages of 16 keys, 4+ chunks per V^T row)"
+#endif
 
 #ifndef FWD_WARP_SPLIT_KEYS
 #define FWD_WARP_SPLIT_KEYS 0
@@ -509,7 +521,22 @@ static __device__ __forceinline__ int swz_rows(int row, int chunk, int row_elems
            (((chunk & (atom - 1)) ^ ((row / (8 / atom)) & (atom - 1))) * CHUNK_ELEMS);
 }
 #define swz(row, chunk) swz_rows((row), (chunk), D, ROW_CHUNKS)
+#if FWD_VT_ROW_PAIRS
+/* V^T tile stored as pairs of rows: the 16-key chunks of rows 2p and 2p+1 sit side by side, so a
+   32-byte global sector that holds both (pages of 16 keys: V^T [page][d][16]) lands in one aligned
+   32-byte pair of shared memory, which LDGSTS needs to fetch it as one sector. The pair's unit is
+   XORed with p & 3: an ldmatrix phase (8 rows of one chunk = 4 pairs) hits 4 distinct 32-byte bank
+   groups. */
+#define VT_PAIR_SWIZZLE_MASK 3
+static __device__ __forceinline__ int swz_vt_pairs(int row, int chunk)
+{
+    const int pr = row >> 1;
+    return pr * 2 * BLOCK_N + ((chunk ^ (pr & VT_PAIR_SWIZZLE_MASK)) * 2 + (row & 1)) * CHUNK_ELEMS;
+}
+#define swz_vt(row, chunk) swz_vt_pairs((row), (chunk))
+#else
 #define swz_vt(row, chunk) swz_rows((row), (chunk), BLOCK_N, VT_ROW_CHUNKS)
+#endif
 /* 16-bit output tile (rows of D_OUT elements, counted in 16-bit units) */
 static __device__ __forceinline__ int swz_o(int row, int chunk)
 {

@@ -176,6 +176,23 @@ static __device__ __forceinline__ void sk_load_kv_sub(const sm80_fwd_params *prm
                                          bytes);
         }
     }
+#if FWD_VT_ROW_PAIRS
+    {
+        /* Pages of 16 keys (the _sk_pg16 twin): a V^T row holds one 16-byte chunk per page, so
+           chunk g of the block is page g / D_OUT, row g % D_OUT: a warp copies 512 contiguous
+           bytes of one page, and each 32-byte sector (rows 2p, 2p+1) lands in one aligned
+           shared-memory pair (swz_vt_pairs). */
+        const int64_t rs = p->v_stride[2];
+#pragma unroll
+        for (int it = 0; it < VT_CHUNKS_PER_THREAD; ++it) {
+            const int g = it * NUM_THREADS + tid, ch = g / D_OUT, dr = g % D_OUT;
+            const int keys = min(max(c->seqlen_k - (j0 + ch * CHUNK_ELEMS), 0), CHUNK_ELEMS);
+            const int64_t page = __shfl_sync(FLASHC_FULL_WARP_MASK, page_ids, ch);
+            cp_async_cg_shared_global_16(cvta_to_shared_u32(sV + swz_vt(dr, ch)),
+                                         b.v + page * p->v_stride[0] + (int64_t)dr * rs, (uint32_t)keys * ELEM_BYTES);
+        }
+    }
+#else
     {
         const int dr0 = tid / VT_ROW_CHUNKS, ch = tid % VT_ROW_CHUNKS;
         const int64_t rs = p->v_stride[2];
@@ -191,6 +208,7 @@ static __device__ __forceinline__ void sk_load_kv_sub(const sm80_fwd_params *prm
                                          (uint32_t)keys * ELEM_BYTES);
         }
     }
+#endif
 }
 #endif
 

@@ -66,6 +66,7 @@ typedef struct sm80_variant {
 #define SM80_KIND_TWO_SLAB 9           /* FA2's d128 geometry (fast loader only), see sm80_two_slab */
 #define SM80_KIND_TWO_SLAB_LEAN_MASK 10 /* the same with the lean mask */
 #define SM80_KIND_8BIT_TWO_SLAB 11      /* 8-bit 128-row prefill tiles, see sm80_8bit_two_slab */
+#define SM80_KIND_SPLIT_KEYS_PAGE16 12  /* 8-bit split-key twins for pages of 16 keys (_sk_pg16) */
 #define SM80_VARIANT_NAMED(dtype, dd, mm, kind, name) {dtype, dd, mm, kind, name, name##_smem_bytes, name##_block_n}
 #define SM80_VARIANT(dtype, dt, dd, mm) SM80_VARIANT_NAMED(dtype, dd, mm, SM80_KIND_PLAIN, flashc_sm80_fwd_##dt##_d##dd##_m##mm)
 #define SM80_VARIANT_N(dtype, dt, dd, mm, nn) \
@@ -96,8 +97,8 @@ typedef struct sm80_variant {
    8-bit 17-32 rows take two 16-row CTAs per KV head (grid_m 2, adjacent in launch order, so the
    second reads K/V mostly from L2): a 32-row 8-bit split-key tile spilled 4-120 bytes, and the
    64-row ring left each block's math to two warps. 8-bit pages of 16-64 keys (2^k, splitting a
-   128-key block) take the split-key page-sub twins (_sk_pg, FWD_PAGE_SUB). 16-bit ones keep the
-   deep ring's page-sub twins: split-key twins of them read the same (H200 bf16 b 64 h 32/8 8k,
+   128-key block) take the split-key page-sub twins (_sk_pg, FWD_PAGE_SUB; pages of 16: _sk_pg16,
+   see below). 16-bit ones keep the deep ring's page-sub twins: split-key twins of them read the same (H200 bf16 b 64 h 32/8 8k,
    pages of 16: 4257 against 4265 GB/s; pages of 8: -1.8 %) and were dropped. */
 #define SM80_SPLIT_KEYS_MIN_ROWS_16BIT_PAGED 16
 #define SM80_SPLIT_KEYS_MAX_TILES_8BIT 2
@@ -113,6 +114,14 @@ typedef struct sm80_variant {
     SM80_VARIANT_NAMED(dtype, dd, mm, SM80_KIND_SPLIT_KEYS, flashc_sm80_fwd_##dt##_d##dd##_m##mm##_sk)
 #define SM80_VARIANT_SK_PG(dtype, dt, dd, mm) \
     SM80_VARIANT_NAMED(dtype, dd, mm, SM80_KIND_SPLIT_KEYS_PAGE_SUB, flashc_sm80_fwd_##dt##_d##dd##_m##mm##_sk_pg)
+/* 8-bit pages of exactly 16 keys: a V^T row of a page is one 16-byte chunk, so two rows share each
+   32-byte sector, and the _sk_pg layout (rows a V^T row apart in shared memory) made LDGSTS fetch
+   every sector twice (Nsight Compute: 1.5x the L2-to-SM sectors). The _sk_pg16 twins store V^T as
+   row pairs (FWD_VT_ROW_PAIRS). H200 fp8 / int8 b 64 h 32/8 8k s_q 1: 3.11 -> 3.75 TB/s; the same
+   layout at pages of 64 lost 17 %, so those keep _sk_pg. */
+#define SM80_PAGE16_SHIFT 4
+#define SM80_VARIANT_SK_PG16(dtype, dt, dd, mm) \
+    SM80_VARIANT_NAMED(dtype, dd, mm, SM80_KIND_SPLIT_KEYS_PAGE16, flashc_sm80_fwd_##dt##_d##dd##_m##mm##_sk_pg16)
 /* FA2's d128 geometry, 128 rows x 64 keys in 4 warps of two slabs (see sm80_two_slab); tail: _f / _lm_f */
 #define SM80_VARIANT_2S(dtype, dt, tail, kind) \
     SM80_VARIANT_NAMED(dtype, 128, 128, kind, flashc_sm80_fwd_##dt##_d128_m128_n64##tail)
@@ -175,6 +184,8 @@ static const sm80_variant k_variants[] = {
     SM80_VARIANT_N(FLASHC_DTYPE_BF16, bf16, 256, 128, 64),
     SM80_VARIANT(FLASHC_DTYPE_BF16, bf16, 256, 64),
 #if FLASHC_SM80_ENABLE_8BIT
+    SM80_VARIANT_SK_PG16(FLASHC_DTYPE_FP8_E4M3, e4m3, 64, 16), SM80_VARIANT_SK_PG16(FLASHC_DTYPE_FP8_E4M3, e4m3, 128, 16),
+    SM80_VARIANT_SK_PG16(FLASHC_DTYPE_INT8, int8, 64, 16),      SM80_VARIANT_SK_PG16(FLASHC_DTYPE_INT8, int8, 128, 16),
     SM80_VARIANT_SK_PG(FLASHC_DTYPE_FP8_E4M3, e4m3, 64, 16), SM80_VARIANT_SK_PG(FLASHC_DTYPE_FP8_E4M3, e4m3, 128, 16),
     SM80_VARIANT_SK_PG(FLASHC_DTYPE_INT8, int8, 64, 16),      SM80_VARIANT_SK_PG(FLASHC_DTYPE_INT8, int8, 128, 16),
     SM80_VARIANT_DEEP_PG(FLASHC_DTYPE_FP8_E4M3, e4m3, 64, 64, 8), SM80_VARIANT_SK(FLASHC_DTYPE_FP8_E4M3, e4m3, 64, 16), SM80_VARIANT_DEEP(FLASHC_DTYPE_FP8_E4M3, e4m3, 64, 64, 8),
@@ -327,8 +338,9 @@ static int pick_variant(const flashc_problem *p, const flashc_device_info *dev, 
         if (v->kind == SM80_KIND_KV_STAGGER && (!sm80_kv_stagger(p, dev, v->smem()) || rows < SM80_BIG_TILE_MIN_ROWS))
             continue;
         /* deep rings: the page-sub variant exactly when pages split its key blocks */
-        const int sk = v->kind == SM80_KIND_SPLIT_KEYS || v->kind == SM80_KIND_SPLIT_KEYS_PAGE_SUB;
-        const int pg = v->kind == SM80_KIND_DEEP_PAGE_SUB || v->kind == SM80_KIND_SPLIT_KEYS_PAGE_SUB;
+        const int pg16 = v->kind == SM80_KIND_SPLIT_KEYS_PAGE16;
+        const int sk = v->kind == SM80_KIND_SPLIT_KEYS || v->kind == SM80_KIND_SPLIT_KEYS_PAGE_SUB || pg16;
+        const int pg = v->kind == SM80_KIND_DEEP_PAGE_SUB || v->kind == SM80_KIND_SPLIT_KEYS_PAGE_SUB || pg16;
         const int deep = v->kind == SM80_KIND_DEEP || sk || pg;
         if (sk && (rows > (long long)v->block_m * (is8 ? SM80_SPLIT_KEYS_MAX_TILES_8BIT : 1) ||
                    (!is8 && p->kv_layout == FLASHC_KV_PAGED && rows <= SM80_SPLIT_KEYS_MIN_ROWS_16BIT_PAGED &&
@@ -338,7 +350,8 @@ static int pick_variant(const flashc_problem *p, const flashc_device_info *dev, 
         /* split-key tile: non-paged or whole-block pages; its page-sub twin: pages splitting a block */
         if (v->kind == SM80_KIND_SPLIT_KEYS && p->kv_layout == FLASHC_KV_PAGED && p->page_size % v->block_n() != 0)
             continue;
-        if (v->kind == SM80_KIND_SPLIT_KEYS_PAGE_SUB && !vt_chunks_aligned(p)) continue;
+        if ((v->kind == SM80_KIND_SPLIT_KEYS_PAGE_SUB || pg16) && !vt_chunks_aligned(p)) continue;
+        if (pg16 && sub != SM80_PAGE16_SHIFT) continue;
         if (deep && pg != (sub > 0)) continue;
         if (v->block_m > SM80_SMALL_TILE_M && rows < SM80_BIG_TILE_MIN_ROWS) continue;
         if (v->smem() > dev->max_smem_optin) continue;

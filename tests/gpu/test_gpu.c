@@ -874,8 +874,9 @@ static void feature_cases(flashc_dtype dt, int d)
     }
     /* 8-bit split-key routes of wip8 (sm_90): 17-32 rows as two 16-row CTAs per KV head (the second
        tile partly padded at 20 / 24 rows), and the page-sub twins (pages of 16 / 32 / 64 keys inside a
-       128-key block, rows <= 16 and 17-32); pages of 256 hold whole blocks, pages of 257 keep the
-       64-row ring's per-row path */
+       128-key block, rows <= 16 and 17-32; pages of 16 take the row-pair _sk_pg16 twins: last pages of
+       12, 3 and 5 keys); pages of 256 hold whole blocks, pages of 257 keep the 64-row ring's per-row
+       path */
     if (dt == FLASHC_DTYPE_FP8_E4M3 || dt == FLASHC_DTYPE_INT8) {
         c = base_case(dt, d); c.b = 3; c.sq = 4; c.sk = 4097; c.hkv = 2; c.hq = 16;
         named(&c, "decode8 splitk 32 rows sk4097"); run_case(c);

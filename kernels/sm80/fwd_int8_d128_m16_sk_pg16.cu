@@ -1,0 +1,19 @@
+/* sm80 forward variant: int8 inputs (V sequence-innermost), head dim 128, split-key decode tile (fwd_splitk.cuh):
+   16 query rows shared by the 4 warps, each taking a quarter of every 128-key block; 3-stage K/V
+   ring. Built for sm_90 only (two CTAs per SM), like the deep decode variants; empty below.
+   Page-sub variant for pages of exactly 16 keys (FWD_PAGE_SUB, FWD_VT_ROW_PAIRS: V^T stored as row
+   pairs so each 32-byte sector of a 16-key page is fetched once). */
+#include "sm80/sm80_fwd.h"
+#if FLASHC_SM80_ENABLE_8BIT
+#define FWD_INT8 1
+#define FWD_HEAD_DIM 128
+#define FWD_M_SLABS 1
+#define FWD_BLOCK_N 128
+#define FWD_STAGES 3
+#define FWD_MIN_ARCH 900
+#define FWD_WARP_SPLIT_KEYS 1
+#define FWD_PAGE_SUB 1
+#define FWD_VT_ROW_PAIRS 1
+#define FWD_NAME flashc_sm80_fwd_int8_d128_m16_sk_pg16
+#include "sm80/fwd_kernel.cuh"
+#endif
