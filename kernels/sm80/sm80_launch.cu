@@ -98,8 +98,9 @@ typedef struct sm80_variant {
    second reads K/V mostly from L2): a 32-row 8-bit split-key tile spilled 4-120 bytes, and the
    64-row ring left each block's math to two warps. 8-bit pages of 16-64 keys (2^k, splitting a
    128-key block) take the split-key page-sub twins (_sk_pg, FWD_PAGE_SUB; pages of 16: _sk_pg16,
-   see below). 16-bit ones keep the deep ring's page-sub twins: split-key twins of them read the same (H200 bf16 b 64 h 32/8 8k,
-   pages of 16: 4257 against 4265 GB/s; pages of 8: -1.8 %) and were dropped. */
+   see below). 16-bit ones keep the deep ring's page-sub twins: split-key twins of them read the
+   same (H200 bf16 b 64 h 32/8 8k, pages of 16: 4257 against 4265 GB/s; pages of 8: -1.8 %) and
+   were dropped. */
 #define SM80_SPLIT_KEYS_MIN_ROWS_16BIT_PAGED 16
 #define SM80_SPLIT_KEYS_MAX_TILES_8BIT 2
 /* Fast-loader-only twins (FWD_FAST_KV_ONLY, _f) of d64 m128 and of the 8-warp tiles (their
