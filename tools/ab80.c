@@ -4,7 +4,8 @@
    by launch in turn, each launch after a 256 MB memset that flushes L2. Prints the median per
    library. An entry "LIB@VAR=VAL" sets the environment variable VAR=VAL around that library's
    launches (for dev hooks).
-   AB_SHAPES=prefill (default: bf16 prefill grid + one decode guard) or decode: b 64, h 32/8,
+   AB_SHAPES=prefill (default: bf16 prefill grid + one decode guard), deep8 (8-bit 33-64 rows,
+   contiguous and paged) or decode: b 64, h 32/8,
    s_k 8k, s_q 1, d128 in bf16/fp8/int8, contiguous and paged (pages of 16 and 64, in a scattered
    order); 8-bit calls use V^T (v_transposed = 1) and bf16 output; then bf16 pages of 8 and 32,
    the small-batch rows (b 8, h 64/8, s_k 4k/32k, s_q 1/4), b 64 h 32/8 4k and b 128 h 32/32
@@ -244,6 +245,15 @@ int main(int argc, char **argv)
     }
     void *flush; cudaMalloc(&flush, FLUSH_BYTES);
     const char *set = getenv("AB_SHAPES");
+    if (set && !strcmp(set, "deep8")) { /* 8-bit 33-64 rows (the 64-row deep ring): b 32, h 64/8, 8k,
+                                            s_q 5 / 8, contiguous and with pages of 16 / 256 keys */
+        static const flashc_dtype d8[2] = {FLASHC_DTYPE_FP8_E4M3, FLASHC_DTYPE_INT8};
+        static const int pages8[3] = {0, 16, 256};
+        for (int t = 0; t < 2; ++t)
+            for (int sq = 5; sq <= 8; sq += 3)
+                for (int pi = 0; pi < 3; ++pi) shape_ex(L, nl, flush, 128, 8192, 0, 32, 64, 8, sq, d8[t], pages8[pi], 8192);
+        return 0;
+    }
     if (set && !strcmp(set, "decode")) {
         static const flashc_dtype dts[3] = {FLASHC_DTYPE_BF16, FLASHC_DTYPE_FP8_E4M3, FLASHC_DTYPE_INT8};
         static const int pages[3] = {0, 16, 64};

@@ -101,7 +101,9 @@ typedef struct sm80_variant {
    see below). 16-bit ones keep the deep ring's page-sub twins: split-key twins of them read the same (H200 bf16 b 64 h 32/8 8k,
    pages of 16: 4257 against 4265 GB/s; pages of 8: -1.8 %) and were dropped. */
 #define SM80_SPLIT_KEYS_MIN_ROWS_16BIT_PAGED 16
+#ifndef SM80_SPLIT_KEYS_MAX_TILES_8BIT
 #define SM80_SPLIT_KEYS_MAX_TILES_8BIT 2
+#endif
 /* Fast-loader-only twins (FWD_FAST_KV_ONLY, _f) of d64 m128 and of the 8-warp tiles (their
    non-causal kernels; _lm_f: their lean-mask kernels), taken when the kernel's kv_fast_ok holds
    (fast_kv_ok below): the general K/V loader, never run there, cost the schedule of the whole
