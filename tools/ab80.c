@@ -245,13 +245,17 @@ int main(int argc, char **argv)
     }
     void *flush; cudaMalloc(&flush, FLUSH_BYTES);
     const char *set = getenv("AB_SHAPES");
-    if (set && !strcmp(set, "deep8")) { /* 8-bit 33-64 rows (the 64-row deep ring): b 32, h 64/8, 8k,
-                                            s_q 5 / 8, contiguous and with pages of 16 / 256 keys */
+    if (set && !strcmp(set, "deep8")) { /* 8-bit 33-64 rows: b 32, h 64/8, 8k, s_q 5 / 8, contiguous and
+                                            with pages of 16 / 256 keys; then b 8 and b 128 */
         static const flashc_dtype d8[2] = {FLASHC_DTYPE_FP8_E4M3, FLASHC_DTYPE_INT8};
-        static const int pages8[3] = {0, 16, 256};
-        for (int t = 0; t < 2; ++t)
-            for (int sq = 5; sq <= 8; sq += 3)
-                for (int pi = 0; pi < 3; ++pi) shape_ex(L, nl, flush, 128, 8192, 0, 32, 64, 8, sq, d8[t], pages8[pi], 8192);
+        static const int pages8[3] = {0, 16, 256}, bs[3] = {32, 8, 128};
+        for (int bi = 0; bi < 3; ++bi)
+            for (int t = 0; t < 2; ++t)
+                for (int sq = 5; sq <= 8; sq += 3)
+                    for (int pi = 0; pi < 3; ++pi) {
+                        if (bi > 0 && (t > 0 || pi == 2)) continue; /* b 8 / 128: fp8, contiguous and pages of 16 */
+                        shape_ex(L, nl, flush, 128, 8192, 0, bs[bi], 64, 8, sq, d8[t], pages8[pi], 8192);
+                    }
         return 0;
     }
     if (set && !strcmp(set, "decode")) {

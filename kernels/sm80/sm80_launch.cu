@@ -94,15 +94,24 @@ typedef struct sm80_variant {
    3957 -> 4228 GB/s (+6.8 %), pages of 256 3960 -> 4281 (flashc_bench). So paged 16-bit rows <= 16
    take it when pages hold whole blocks (others: the deep ring's page-sub twins or per-row path);
    dev hook FLASHC_SM80_SK_WHOLE_PAGES=0 keeps them on the 64-row deep ring, for A/B.
-   8-bit 17-32 rows take two 16-row CTAs per KV head (grid_m 2, adjacent in launch order, so the
-   second reads K/V mostly from L2): a 32-row 8-bit split-key tile spilled 4-120 bytes, and the
+   8-bit 17-64 rows take up to four 16-row CTAs per KV head (grid_m 2-4, adjacent in launch order,
+   so the later ones read K/V mostly from L2; see SM80_SPLIT_KEYS_MAX_TILES_8BIT): a 32-row 8-bit split-key tile spilled 4-120 bytes, and the
    64-row ring left each block's math to two warps. 8-bit pages of 16-64 keys (2^k, splitting a
    128-key block) take the split-key page-sub twins (_sk_pg, FWD_PAGE_SUB; pages of 16: _sk_pg16,
    see below). 16-bit ones keep the deep ring's page-sub twins: split-key twins of them read the same (H200 bf16 b 64 h 32/8 8k,
    pages of 16: 4257 against 4265 GB/s; pages of 8: -1.8 %) and were dropped. */
 #define SM80_SPLIT_KEYS_MIN_ROWS_16BIT_PAGED 16
+/* 8-bit 33-64 rows (s_q 5-8 with 8 query heads per KV head: speculative decoding) on up to four
+   16-row split-key CTAs per KV head instead of the 64-row deep ring, whose block math sits on the
+   warps that hold rows. H200 (session 13, ab80 AB_SHAPES=deep8, b 32 h 64/8 8k, fp8 / int8):
+   40 rows +49 / +41 % contiguous, +45 / +40 % pages of 256; 64 rows +16 / +12 %, +12 / +9 %.
+   Pages of 16 keys: 40 rows +5 / +2 %, 64 rows -19 / -20 %, so three tiles at most there.
+   (-D overrides for A/B.) */
 #ifndef SM80_SPLIT_KEYS_MAX_TILES_8BIT
-#define SM80_SPLIT_KEYS_MAX_TILES_8BIT 2
+#define SM80_SPLIT_KEYS_MAX_TILES_8BIT 4
+#endif
+#ifndef SM80_SPLIT_KEYS_MAX_TILES_8BIT_PAGE16
+#define SM80_SPLIT_KEYS_MAX_TILES_8BIT_PAGE16 3
 #endif
 /* Fast-loader-only twins (FWD_FAST_KV_ONLY, _f) of d64 m128 and of the 8-warp tiles (their
    non-causal kernels; _lm_f: their lean-mask kernels), taken when the kernel's kv_fast_ok holds
@@ -344,11 +353,12 @@ static int pick_variant(const flashc_problem *p, const flashc_device_info *dev, 
         const int sk = v->kind == SM80_KIND_SPLIT_KEYS || v->kind == SM80_KIND_SPLIT_KEYS_PAGE_SUB || pg16;
         const int pg = v->kind == SM80_KIND_DEEP_PAGE_SUB || v->kind == SM80_KIND_SPLIT_KEYS_PAGE_SUB || pg16;
         const int deep = v->kind == SM80_KIND_DEEP || sk || pg;
-        if (sk && (rows > (long long)v->block_m * (is8 ? SM80_SPLIT_KEYS_MAX_TILES_8BIT : 1) ||
+        const int sub = deep ? page_sub_shift(p, v->block_n()) : 0;
+        const int tiles8 = sub == SM80_PAGE16_SHIFT ? SM80_SPLIT_KEYS_MAX_TILES_8BIT_PAGE16 : SM80_SPLIT_KEYS_MAX_TILES_8BIT;
+        if (sk && (rows > (long long)v->block_m * (is8 ? tiles8 : 1) ||
                    (!is8 && p->kv_layout == FLASHC_KV_PAGED && rows <= SM80_SPLIT_KEYS_MIN_ROWS_16BIT_PAGED &&
                     !sm80_sk_whole_pages())))
             continue;
-        const int sub = deep ? page_sub_shift(p, v->block_n()) : 0;
         /* split-key tile: non-paged or whole-block pages; its page-sub twin: pages splitting a block */
         if (v->kind == SM80_KIND_SPLIT_KEYS && p->kv_layout == FLASHC_KV_PAGED && p->page_size % v->block_n() != 0)
             continue;
