@@ -245,6 +245,15 @@ int main(int argc, char **argv)
     }
     void *flush; cudaMalloc(&flush, FLUSH_BYTES);
     const char *set = getenv("AB_SHAPES");
+    if (set && !strcmp(set, "deep16")) { /* bf16 33-64 rows: b 8 / 32 / 128, h 64/8, 8k, s_q 5 / 8,
+                                             contiguous and with pages of 16 / 256 keys (b 32) */
+        static const int pages16[3] = {0, 16, 256}, bs16[3] = {32, 8, 128};
+        for (int bi = 0; bi < 3; ++bi)
+            for (int sq = 5; sq <= 8; sq += 3)
+                for (int pi = 0; pi < (bi ? 1 : 3); ++pi)
+                    shape_ex(L, nl, flush, 128, 8192, 0, bs16[bi], 64, 8, sq, FLASHC_DTYPE_BF16, pages16[pi], 8192);
+        return 0;
+    }
     if (set && !strcmp(set, "deep8")) { /* 8-bit 33-64 rows: b 32, h 64/8, 8k, s_q 5 / 8, contiguous and
                                             with pages of 16 / 256 keys; then b 8 and b 128 */
         static const flashc_dtype d8[2] = {FLASHC_DTYPE_FP8_E4M3, FLASHC_DTYPE_INT8};

@@ -267,7 +267,7 @@ typedef uint16_t elem_t;
 /* 16-bit 2-stage variants (prefill, and 64-row tiles below sm_90): non-paged K/V through
    load_kv_tile_fast and the conditional O rescale. The deep decode and 8-bit variants keep the
    general loader and the unconditional rescale (their code is unchanged by these). */
-#if !IS_8BIT && (STAGES == 2 || FWD_KV_STAGGER)
+#if !IS_8BIT && (STAGES == 2 || FWD_KV_STAGGER || FWD_DEEP_FAST)
 #define LEAN_2STAGE 1
 #define KV_FAST_MAX_STRIDE (INT32_MAX / BLOCK_N)  /* a thread's row offset fits 32 bits */
 #else

@@ -110,6 +110,9 @@ typedef struct sm80_variant {
 #ifndef SM80_SPLIT_KEYS_MAX_TILES_8BIT
 #define SM80_SPLIT_KEYS_MAX_TILES_8BIT 4
 #endif
+#ifndef SM80_SPLIT_KEYS_MAX_TILES_16BIT
+#define SM80_SPLIT_KEYS_MAX_TILES_16BIT 1
+#endif
 #ifndef SM80_SPLIT_KEYS_MAX_TILES_8BIT_PAGE16
 #define SM80_SPLIT_KEYS_MAX_TILES_8BIT_PAGE16 3
 #endif
@@ -355,7 +358,7 @@ static int pick_variant(const flashc_problem *p, const flashc_device_info *dev, 
         const int deep = v->kind == SM80_KIND_DEEP || sk || pg;
         const int sub = deep ? page_sub_shift(p, v->block_n()) : 0;
         const int tiles8 = sub == SM80_PAGE16_SHIFT ? SM80_SPLIT_KEYS_MAX_TILES_8BIT_PAGE16 : SM80_SPLIT_KEYS_MAX_TILES_8BIT;
-        if (sk && (rows > (long long)v->block_m * (is8 ? tiles8 : 1) ||
+        if (sk && (rows > (long long)v->block_m * (is8 ? tiles8 : SM80_SPLIT_KEYS_MAX_TILES_16BIT) ||
                    (!is8 && p->kv_layout == FLASHC_KV_PAGED && rows <= SM80_SPLIT_KEYS_MIN_ROWS_16BIT_PAGED &&
                     !sm80_sk_whole_pages())))
             continue;
