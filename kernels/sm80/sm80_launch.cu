@@ -67,12 +67,15 @@ typedef struct sm80_variant {
 #define SM80_KIND_TWO_SLAB_LEAN_MASK 10 /* the same with the lean mask */
 #define SM80_KIND_8BIT_TWO_SLAB 11      /* 8-bit 128-row prefill tiles, see sm80_8bit_two_slab */
 #define SM80_KIND_SPLIT_KEYS_PAGE16 12  /* 8-bit split-key twins for pages of 16 keys (_sk_pg16) */
+#define SM80_KIND_DEEP_FAST_KV 13       /* 16-bit deep rings' lean-loader twins (_s<S>_f), non-paged K/V */
 #define SM80_VARIANT_NAMED(dtype, dd, mm, kind, name) {dtype, dd, mm, kind, name, name##_smem_bytes, name##_block_n}
 #define SM80_VARIANT(dtype, dt, dd, mm) SM80_VARIANT_NAMED(dtype, dd, mm, SM80_KIND_PLAIN, flashc_sm80_fwd_##dt##_d##dd##_m##mm)
 #define SM80_VARIANT_N(dtype, dt, dd, mm, nn) \
     SM80_VARIANT_NAMED(dtype, dd, mm, SM80_KIND_PLAIN, flashc_sm80_fwd_##dt##_d##dd##_m##mm##_n##nn)
 #define SM80_VARIANT_DEEP(dtype, dt, dd, mm, st) \
     SM80_VARIANT_NAMED(dtype, dd, mm, SM80_KIND_DEEP, flashc_sm80_fwd_##dt##_d##dd##_m##mm##_s##st)
+#define SM80_VARIANT_DEEP_F(dtype, dt, dd, mm, st) \
+    SM80_VARIANT_NAMED(dtype, dd, mm, SM80_KIND_DEEP_FAST_KV, flashc_sm80_fwd_##dt##_d##dd##_m##mm##_s##st##_f)
 #define SM80_VARIANT_DEEP_PG(dtype, dt, dd, mm, st) \
     SM80_VARIANT_NAMED(dtype, dd, mm, SM80_KIND_DEEP_PAGE_SUB, flashc_sm80_fwd_##dt##_d##dd##_m##mm##_s##st##_pg)
 /* Lean-mask twins (FWD_LEAN_MASK) of the 8-warp tiles, taken only for causal / windowed problems:
@@ -153,6 +156,7 @@ static const sm80_variant k_variants[] = {
     SM80_VARIANT(FLASHC_DTYPE_F16, f16, 64, 128),
     SM80_VARIANT_DEEP_PG(FLASHC_DTYPE_F16, f16, 64, 64, 4),
     SM80_VARIANT_SK(FLASHC_DTYPE_F16, f16, 64, 32),
+    SM80_VARIANT_DEEP_F(FLASHC_DTYPE_F16, f16, 64, 64, 4),
     SM80_VARIANT_DEEP(FLASHC_DTYPE_F16, f16, 64, 64, 4),
     SM80_VARIANT(FLASHC_DTYPE_F16, f16, 64, 64),
     SM80_VARIANT_2S(FLASHC_DTYPE_F16, f16, _lm_f, SM80_KIND_TWO_SLAB_LEAN_MASK),
@@ -164,6 +168,7 @@ static const sm80_variant k_variants[] = {
     SM80_VARIANT(FLASHC_DTYPE_F16, f16, 128, 128),
     SM80_VARIANT_DEEP_PG(FLASHC_DTYPE_F16, f16, 128, 64, 3),
     SM80_VARIANT_SK(FLASHC_DTYPE_F16, f16, 128, 32),
+    SM80_VARIANT_DEEP_F(FLASHC_DTYPE_F16, f16, 128, 64, 3),
     SM80_VARIANT_DEEP(FLASHC_DTYPE_F16, f16, 128, 64, 3),
     SM80_VARIANT(FLASHC_DTYPE_F16, f16, 128, 64),
     SM80_VARIANT_KV(FLASHC_DTYPE_F16, f16),
@@ -178,6 +183,7 @@ static const sm80_variant k_variants[] = {
     SM80_VARIANT(FLASHC_DTYPE_BF16, bf16, 64, 128),
     SM80_VARIANT_DEEP_PG(FLASHC_DTYPE_BF16, bf16, 64, 64, 4),
     SM80_VARIANT_SK(FLASHC_DTYPE_BF16, bf16, 64, 32),
+    SM80_VARIANT_DEEP_F(FLASHC_DTYPE_BF16, bf16, 64, 64, 4),
     SM80_VARIANT_DEEP(FLASHC_DTYPE_BF16, bf16, 64, 64, 4),
     SM80_VARIANT(FLASHC_DTYPE_BF16, bf16, 64, 64),
     SM80_VARIANT_2S(FLASHC_DTYPE_BF16, bf16, _lm_f, SM80_KIND_TWO_SLAB_LEAN_MASK),
@@ -189,6 +195,7 @@ static const sm80_variant k_variants[] = {
     SM80_VARIANT(FLASHC_DTYPE_BF16, bf16, 128, 128),
     SM80_VARIANT_DEEP_PG(FLASHC_DTYPE_BF16, bf16, 128, 64, 3),
     SM80_VARIANT_SK(FLASHC_DTYPE_BF16, bf16, 128, 32),
+    SM80_VARIANT_DEEP_F(FLASHC_DTYPE_BF16, bf16, 128, 64, 3),
     SM80_VARIANT_DEEP(FLASHC_DTYPE_BF16, bf16, 128, 64, 3),
     SM80_VARIANT(FLASHC_DTYPE_BF16, bf16, 128, 64),
     SM80_VARIANT_KV(FLASHC_DTYPE_BF16, bf16),
@@ -341,8 +348,9 @@ static int pick_variant(const flashc_problem *p, const flashc_device_info *dev, 
         const int two = v->kind == SM80_KIND_TWO_SLAB || v->kind == SM80_KIND_TWO_SLAB_LEAN_MASK;
         const int lean = v->kind == SM80_KIND_LEAN_MASK || v->kind == SM80_KIND_LEAN_MASK_FAST_KV ||
                          v->kind == SM80_KIND_TWO_SLAB_LEAN_MASK;
+        const int deep_f = v->kind == SM80_KIND_DEEP_FAST_KV;
         const int fast = v->kind == SM80_KIND_FAST_KV || v->kind == SM80_KIND_LEAN_MASK_FAST_KV ||
-                         v->kind == SM80_KIND_KV_STAGGER || two;
+                         v->kind == SM80_KIND_KV_STAGGER || two || deep_f;
         /* FA2's d128 geometry: where two CTAs fit, non-causal, short causal (sm80_two_slab) */
         if (two && !sm80_two_slab(p, dev, v->smem())) continue;
         if (v->kind == SM80_KIND_8BIT_TWO_SLAB && !sm80_8bit_two_slab(p, dev)) continue;
@@ -355,7 +363,7 @@ static int pick_variant(const flashc_problem *p, const flashc_device_info *dev, 
         const int pg16 = v->kind == SM80_KIND_SPLIT_KEYS_PAGE16;
         const int sk = v->kind == SM80_KIND_SPLIT_KEYS || v->kind == SM80_KIND_SPLIT_KEYS_PAGE_SUB || pg16;
         const int pg = v->kind == SM80_KIND_DEEP_PAGE_SUB || v->kind == SM80_KIND_SPLIT_KEYS_PAGE_SUB || pg16;
-        const int deep = v->kind == SM80_KIND_DEEP || sk || pg;
+        const int deep = v->kind == SM80_KIND_DEEP || deep_f || sk || pg;
         const int sub = deep ? page_sub_shift(p, v->block_n()) : 0;
         const int tiles8 = sub == SM80_PAGE16_SHIFT ? SM80_SPLIT_KEYS_MAX_TILES_8BIT_PAGE16 : SM80_SPLIT_KEYS_MAX_TILES_8BIT;
         if (sk && (rows > (long long)v->block_m * (is8 ? tiles8 : SM80_SPLIT_KEYS_MAX_TILES_16BIT) ||
