@@ -146,8 +146,9 @@ static __device__ __forceinline__ void sk_load_block(const sm80_fwd_params *prm,
    and are packed as page_size rows (host: page_sub_shift), lanes 0.. of page_ids hold the block's
    page ids (prefetch_page_id). K row r is virtual row (page << k) | (r & (2^k - 1)) from a per-CTA
    head base; a V^T chunk (16 keys, one page) starts at its page's base plus the in-page key. The
-   host routes only V^T with 16-byte multiple strides here (the base is validated), so no chunk needs the gather path
-   that load_kv_tile_sub keeps (with it the e4m3 d128 tile spilled 4 bytes). */
+   host routes only V^T with 16-byte multiple strides here (the base is validated), so no chunk
+   needs the gather path that load_kv_tile_sub keeps (with it the e4m3 d128 tile spilled 4 bytes).
+   Pages of exactly 16 keys take the _sk_pg16 twin (FWD_VT_ROW_PAIRS: its own V^T copy order). */
 static __device__ __forceinline__ sk_bases sk_cta_bases_paged(const sm80_fwd_params *prm, const fwd_ctx *c)
 {
     const flashc_problem *p = &prm->p;
