@@ -58,6 +58,10 @@
  *                 the prologue issues the first K/V block's copies before Q's. H200 bf16: +0.1-1.0 % at
  *                 512 / 1k there; the other 16-bit twins lost up to 1 % (d128 _n128_lm_f 3.6 %) and the
  *                 8-bit two-slab tiles did not move
+ *   FWD_DEEP_FAST optional (default 0; with FWD_FAST_KV_ONLY, the _s<S>_f twins of the 16-bit deep
+ *                 decode rings): non-paged K/V through the lean loader (LEAN_2STAGE's code at S
+ *                 stages). Their page-sub twins (lean sub loader) read 13 % faster than the general-
+ *                 loader ring on contiguous K/V at 40 rows (H200 bf16, docs/sm80.md session 13)
  *   FWD_VT_ROW_PAIRS optional (default 0; the 8-bit split-key _sk_pg16 twins, pages of exactly 16
  *                 keys): the V^T tile is stored as pairs of rows (swz_vt_pairs). With 16-key pages a
  *                 32-byte global sector holds rows 2p and 2p+1 of one page, and LDGSTS fetched it
@@ -264,10 +268,16 @@ typedef uint16_t elem_t;
 #define KV_CHUNKS_PER_THREAD (BLOCK_N * ROW_CHUNKS / NUM_THREADS)
 #define VT_ROW_CHUNKS (BLOCK_N / CHUNK_ELEMS)     /* 8-bit V^T tile: d rows of BLOCK_N keys */
 #define VT_CHUNKS_PER_THREAD (D_OUT * VT_ROW_CHUNKS / NUM_THREADS)
-/* 16-bit 2-stage variants (prefill, and 64-row tiles below sm_90): non-paged K/V through
-   load_kv_tile_fast and the conditional O rescale. The deep decode and 8-bit variants keep the
+/* 16-bit 2-stage variants (prefill, and 64-row tiles below sm_90) and the deep rings' _f twins
+   (FWD_DEEP_FAST): non-paged K/V through load_kv_tile_fast and the conditional O rescale. The deep decode and 8-bit variants keep the
    general loader and the unconditional rescale (their code is unchanged by these). */
-#if !IS_8BIT && (STAGES == 2 || FWD_KV_STAGGER)
+#ifndef FWD_DEEP_FAST
+#define FWD_DEEP_FAST 0 /* see the variant list at the top */
+#endif
+#if FWD_DEEP_FAST && (IS_8BIT || STAGES < 3 || !FWD_FAST_KV_ONLY || FWD_PAGE_SUB)
+#error "FWD_DEEP_FAST: 16-bit deep rings, with FWD_FAST_KV_ONLY"
+#endif
+#if !IS_8BIT && (STAGES == 2 || FWD_KV_STAGGER || FWD_DEEP_FAST)
 #define LEAN_2STAGE 1
 #define KV_FAST_MAX_STRIDE (INT32_MAX / BLOCK_N)  /* a thread's row offset fits 32 bits */
 #else

@@ -67,12 +67,15 @@ typedef struct sm80_variant {
 #define SM80_KIND_TWO_SLAB_LEAN_MASK 10 /* the same with the lean mask */
 #define SM80_KIND_8BIT_TWO_SLAB 11      /* 8-bit 128-row prefill tiles, see sm80_8bit_two_slab */
 #define SM80_KIND_SPLIT_KEYS_PAGE16 12  /* 8-bit split-key twins for pages of 16 keys (_sk_pg16) */
+#define SM80_KIND_DEEP_FAST_KV 13       /* 16-bit deep rings' lean-loader twins (_s<S>_f), non-paged K/V */
 #define SM80_VARIANT_NAMED(dtype, dd, mm, kind, name) {dtype, dd, mm, kind, name, name##_smem_bytes, name##_block_n}
 #define SM80_VARIANT(dtype, dt, dd, mm) SM80_VARIANT_NAMED(dtype, dd, mm, SM80_KIND_PLAIN, flashc_sm80_fwd_##dt##_d##dd##_m##mm)
 #define SM80_VARIANT_N(dtype, dt, dd, mm, nn) \
     SM80_VARIANT_NAMED(dtype, dd, mm, SM80_KIND_PLAIN, flashc_sm80_fwd_##dt##_d##dd##_m##mm##_n##nn)
 #define SM80_VARIANT_DEEP(dtype, dt, dd, mm, st) \
     SM80_VARIANT_NAMED(dtype, dd, mm, SM80_KIND_DEEP, flashc_sm80_fwd_##dt##_d##dd##_m##mm##_s##st)
+#define SM80_VARIANT_DEEP_F(dtype, dt, dd, mm, st) \
+    SM80_VARIANT_NAMED(dtype, dd, mm, SM80_KIND_DEEP_FAST_KV, flashc_sm80_fwd_##dt##_d##dd##_m##mm##_s##st##_f)
 #define SM80_VARIANT_DEEP_PG(dtype, dt, dd, mm, st) \
     SM80_VARIANT_NAMED(dtype, dd, mm, SM80_KIND_DEEP_PAGE_SUB, flashc_sm80_fwd_##dt##_d##dd##_m##mm##_s##st##_pg)
 /* Lean-mask twins (FWD_LEAN_MASK) of the 8-warp tiles, taken only for causal / windowed problems:
@@ -94,15 +97,29 @@ typedef struct sm80_variant {
    3957 -> 4228 GB/s (+6.8 %), pages of 256 3960 -> 4281 (flashc_bench). So paged 16-bit rows <= 16
    take it when pages hold whole blocks (others: the deep ring's page-sub twins or per-row path);
    dev hook FLASHC_SM80_SK_WHOLE_PAGES=0 keeps them on the 64-row deep ring, for A/B.
-   8-bit 17-32 rows take two 16-row CTAs per KV head (grid_m 2, adjacent in launch order, so the
-   second reads K/V mostly from L2): a 32-row 8-bit split-key tile spilled 4-120 bytes, and the
+   8-bit 17-64 rows take up to four 16-row CTAs per KV head (grid_m 2-4, adjacent in launch order,
+   so the later ones read K/V mostly from L2; see SM80_SPLIT_KEYS_MAX_TILES_8BIT): a 32-row 8-bit split-key tile spilled 4-120 bytes, and the
    64-row ring left each block's math to two warps. 8-bit pages of 16-64 keys (2^k, splitting a
    128-key block) take the split-key page-sub twins (_sk_pg, FWD_PAGE_SUB; pages of 16: _sk_pg16,
    see below). 16-bit ones keep the deep ring's page-sub twins: split-key twins of them read the
    same (H200 bf16 b 64 h 32/8 8k, pages of 16: 4257 against 4265 GB/s; pages of 8: -1.8 %) and
    were dropped. */
 #define SM80_SPLIT_KEYS_MIN_ROWS_16BIT_PAGED 16
-#define SM80_SPLIT_KEYS_MAX_TILES_8BIT 2
+/* 8-bit 33-64 rows (s_q 5-8 with 8 query heads per KV head: speculative decoding) on up to four
+   16-row split-key CTAs per KV head instead of the 64-row deep ring, whose block math sits on the
+   warps that hold rows. H200 (session 13, ab80 AB_SHAPES=deep8, b 32 h 64/8 8k, fp8 / int8):
+   40 rows +49 / +41 % contiguous, +45 / +40 % pages of 256; 64 rows +16 / +12 %, +12 / +9 %.
+   Pages of 16 keys: 40 rows +5 / +2 %, 64 rows -19 / -20 %, so three tiles at most there.
+   (-D overrides for A/B.) */
+#ifndef SM80_SPLIT_KEYS_MAX_TILES_8BIT
+#define SM80_SPLIT_KEYS_MAX_TILES_8BIT 4
+#endif
+#ifndef SM80_SPLIT_KEYS_MAX_TILES_16BIT
+#define SM80_SPLIT_KEYS_MAX_TILES_16BIT 1
+#endif
+#ifndef SM80_SPLIT_KEYS_MAX_TILES_8BIT_PAGE16
+#define SM80_SPLIT_KEYS_MAX_TILES_8BIT_PAGE16 3
+#endif
 /* Fast-loader-only twins (FWD_FAST_KV_ONLY, _f) of d64 m128 and of the 8-warp tiles (their
    non-causal kernels; _lm_f: their lean-mask kernels), taken when the kernel's kv_fast_ok holds
    (fast_kv_ok below): the general K/V loader, never run there, cost the schedule of the whole
@@ -140,6 +157,7 @@ static const sm80_variant k_variants[] = {
     SM80_VARIANT(FLASHC_DTYPE_F16, f16, 64, 128),
     SM80_VARIANT_DEEP_PG(FLASHC_DTYPE_F16, f16, 64, 64, 4),
     SM80_VARIANT_SK(FLASHC_DTYPE_F16, f16, 64, 32),
+    SM80_VARIANT_DEEP_F(FLASHC_DTYPE_F16, f16, 64, 64, 4),
     SM80_VARIANT_DEEP(FLASHC_DTYPE_F16, f16, 64, 64, 4),
     SM80_VARIANT(FLASHC_DTYPE_F16, f16, 64, 64),
     SM80_VARIANT_2S(FLASHC_DTYPE_F16, f16, _lm_f, SM80_KIND_TWO_SLAB_LEAN_MASK),
@@ -151,6 +169,7 @@ static const sm80_variant k_variants[] = {
     SM80_VARIANT(FLASHC_DTYPE_F16, f16, 128, 128),
     SM80_VARIANT_DEEP_PG(FLASHC_DTYPE_F16, f16, 128, 64, 3),
     SM80_VARIANT_SK(FLASHC_DTYPE_F16, f16, 128, 32),
+    SM80_VARIANT_DEEP_F(FLASHC_DTYPE_F16, f16, 128, 64, 3),
     SM80_VARIANT_DEEP(FLASHC_DTYPE_F16, f16, 128, 64, 3),
     SM80_VARIANT(FLASHC_DTYPE_F16, f16, 128, 64),
     SM80_VARIANT_KV(FLASHC_DTYPE_F16, f16),
@@ -165,6 +184,7 @@ static const sm80_variant k_variants[] = {
     SM80_VARIANT(FLASHC_DTYPE_BF16, bf16, 64, 128),
     SM80_VARIANT_DEEP_PG(FLASHC_DTYPE_BF16, bf16, 64, 64, 4),
     SM80_VARIANT_SK(FLASHC_DTYPE_BF16, bf16, 64, 32),
+    SM80_VARIANT_DEEP_F(FLASHC_DTYPE_BF16, bf16, 64, 64, 4),
     SM80_VARIANT_DEEP(FLASHC_DTYPE_BF16, bf16, 64, 64, 4),
     SM80_VARIANT(FLASHC_DTYPE_BF16, bf16, 64, 64),
     SM80_VARIANT_2S(FLASHC_DTYPE_BF16, bf16, _lm_f, SM80_KIND_TWO_SLAB_LEAN_MASK),
@@ -176,6 +196,7 @@ static const sm80_variant k_variants[] = {
     SM80_VARIANT(FLASHC_DTYPE_BF16, bf16, 128, 128),
     SM80_VARIANT_DEEP_PG(FLASHC_DTYPE_BF16, bf16, 128, 64, 3),
     SM80_VARIANT_SK(FLASHC_DTYPE_BF16, bf16, 128, 32),
+    SM80_VARIANT_DEEP_F(FLASHC_DTYPE_BF16, bf16, 128, 64, 3),
     SM80_VARIANT_DEEP(FLASHC_DTYPE_BF16, bf16, 128, 64, 3),
     SM80_VARIANT(FLASHC_DTYPE_BF16, bf16, 128, 64),
     SM80_VARIANT_KV(FLASHC_DTYPE_BF16, bf16),
@@ -328,8 +349,9 @@ static int pick_variant(const flashc_problem *p, const flashc_device_info *dev, 
         const int two = v->kind == SM80_KIND_TWO_SLAB || v->kind == SM80_KIND_TWO_SLAB_LEAN_MASK;
         const int lean = v->kind == SM80_KIND_LEAN_MASK || v->kind == SM80_KIND_LEAN_MASK_FAST_KV ||
                          v->kind == SM80_KIND_TWO_SLAB_LEAN_MASK;
+        const int deep_f = v->kind == SM80_KIND_DEEP_FAST_KV;
         const int fast = v->kind == SM80_KIND_FAST_KV || v->kind == SM80_KIND_LEAN_MASK_FAST_KV ||
-                         v->kind == SM80_KIND_KV_STAGGER || two;
+                         v->kind == SM80_KIND_KV_STAGGER || two || deep_f;
         /* FA2's d128 geometry: where two CTAs fit, non-causal, short causal (sm80_two_slab) */
         if (two && !sm80_two_slab(p, dev, v->smem())) continue;
         if (v->kind == SM80_KIND_8BIT_TWO_SLAB && !sm80_8bit_two_slab(p, dev)) continue;
@@ -342,12 +364,13 @@ static int pick_variant(const flashc_problem *p, const flashc_device_info *dev, 
         const int pg16 = v->kind == SM80_KIND_SPLIT_KEYS_PAGE16;
         const int sk = v->kind == SM80_KIND_SPLIT_KEYS || v->kind == SM80_KIND_SPLIT_KEYS_PAGE_SUB || pg16;
         const int pg = v->kind == SM80_KIND_DEEP_PAGE_SUB || v->kind == SM80_KIND_SPLIT_KEYS_PAGE_SUB || pg16;
-        const int deep = v->kind == SM80_KIND_DEEP || sk || pg;
-        if (sk && (rows > (long long)v->block_m * (is8 ? SM80_SPLIT_KEYS_MAX_TILES_8BIT : 1) ||
+        const int deep = v->kind == SM80_KIND_DEEP || deep_f || sk || pg;
+        const int sub = deep ? page_sub_shift(p, v->block_n()) : 0;
+        const int tiles8 = sub == SM80_PAGE16_SHIFT ? SM80_SPLIT_KEYS_MAX_TILES_8BIT_PAGE16 : SM80_SPLIT_KEYS_MAX_TILES_8BIT;
+        if (sk && (rows > (long long)v->block_m * (is8 ? tiles8 : SM80_SPLIT_KEYS_MAX_TILES_16BIT) ||
                    (!is8 && p->kv_layout == FLASHC_KV_PAGED && rows <= SM80_SPLIT_KEYS_MIN_ROWS_16BIT_PAGED &&
                     !sm80_sk_whole_pages())))
             continue;
-        const int sub = deep ? page_sub_shift(p, v->block_n()) : 0;
         /* split-key tile: non-paged or whole-block pages; its page-sub twin: pages splitting a block */
         if (v->kind == SM80_KIND_SPLIT_KEYS && p->kv_layout == FLASHC_KV_PAGED && p->page_size % v->block_n() != 0)
             continue;

@@ -902,6 +902,20 @@ static void feature_cases(flashc_dtype dt, int d)
         c = base_case(dt, d); c.b = MAX_B; c.kv = KV_PAGED; c.page_size = 64; c.sq = 4; c.hkv = 8; c.hq = 64;
         for (int i = 0; i < MAX_B; ++i) c.seqlens_k[i] = 100 + 97 * i;
         named(&c, "decode8 paged ps64 32 rows short"); run_case(c);
+        /* 33-64 rows on three / four split-key CTAs per KV head (the last one partly padded at 40
+           rows); with pages of 16 keys at most three (48 rows): 56 rows keep the deep ring */
+        const int rows8[4][3] = {{5, 0, 0}, {7, 16, 1}, {6, 16, 0}, {8, 256, 1}}; /* s_q, page size, causal */
+        for (int i = 0; i < 4; ++i) {
+            c = base_case(dt, d); c.b = 3; c.sq = rows8[i][0]; c.hkv = 2; c.hq = 16; c.causal = rows8[i][2];
+            if (rows8[i][1]) { c.kv = KV_PAGED; c.page_size = rows8[i][1]; } else c.sk = 1501;
+            { int lk[3] = {1500, 3, 2101}; memcpy(c.seqlens_k, lk, sizeof lk); }
+            if (i == 0) { c.softcap = 6.0f; c.lse = 1; }
+            if (i == 3) { c.wl = 600; c.alibi = ALIBI_BH; }
+            char what[80];
+            snprintf(what, sizeof what, "decode8 splitk %d rows%s%s", c.sq * 8, rows8[i][1] ? " paged" : "",
+                     rows8[i][1] == 16 ? " ps16" : rows8[i][1] ? " ps256" : "");
+            named(&c, what); run_case(c);
+        }
     }
     /* pages of 8 and 32 keys: whole pages inside a key block (sm80's page-sub variants) */
     for (int ps = 8; ps <= 32; ps *= 4) {
