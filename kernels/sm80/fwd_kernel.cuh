@@ -68,6 +68,10 @@
  *                 once per half while their shared-memory targets were a row apart: 1.5x the
  *                 L2-to-SM sectors (Nsight Compute). H200 fp8 / int8 b 64 h 32/8 8k: +20 %
  *                 (3.11 -> 3.75 TB/s); pages of 32-64 keys keep the row layout (-17 % with pairs)
+ *   FWD_SK_ROW_GROUPS optional (default 1; the 8-bit _m32_sk split-key tiles: 2): the split-key
+ *                 tile's warps form row groups of 16 rows, each group's warps splitting every key
+ *                 block, so one CTA reads a K/V block for 32 rows. H200 fp8 / int8 d128, 17-32 and
+ *                 49-64 rows: +10-31 % over two 16-row CTAs per KV head (sm80_launch.cu)
  *   FWD_TILE_TIMING optional, dev only (default 0; CMake FLASHC_SM80_TILE_TIMING): thread 0 of each
  *                 CTA stamps %globaltimer and clock64 at six points of the tile (see "Tile timing"
  *                 below) into a buffer set through <FWD_NAME>_tile_timing(); 0 compiles every trace
@@ -317,9 +321,26 @@ typedef uint16_t elem_t;
    rows and each takes a 1/NUM_WARPS slice of every key block (its own running max / sum / O),
    merged through smem once at the end. Every decode shape then does 1/NUM_WARPS of a block's
    math per warp, where the 64-row tiles left it all to the one or two warps with real rows. */
+/* FWD_SK_ROW_GROUPS (default 1; the 8-bit _m32_sk tiles: 2): the warps form row groups of
+   WARP_ROWS rows each, and the SK_KEY_GROUPS warps of a group split every key block. Two 16-row
+   groups read each K/V block once for 32 rows, where two 16-row CTAs read it twice (the second
+   mostly from L2), and each warp keeps the 16-row tile's registers (an 8-bit warp of two slabs
+   spilled). */
+#ifndef FWD_SK_ROW_GROUPS
+#define FWD_SK_ROW_GROUPS 1
+#endif
+#define SK_ROW_GROUPS FWD_SK_ROW_GROUPS
+#define SK_KEY_GROUPS (NUM_WARPS / SK_ROW_GROUPS)
+#if NUM_WARPS % SK_ROW_GROUPS != 0 || (SK_ROW_GROUPS > 1 && M_SLABS != 1)
+#error "split-key tiles: row groups of one slab must split the warps evenly"
+#endif
 #undef BLOCK_M
-#define BLOCK_M WARP_ROWS
-#define KEYS_PER_WARP (BLOCK_N / NUM_WARPS)
+#define BLOCK_M (WARP_ROWS * SK_ROW_GROUPS)
+#define KEYS_PER_WARP (BLOCK_N / SK_KEY_GROUPS)
+/* a warp's row group and key group (one group: 0 and the warp, folded at compile time, since the
+   compiler cannot bound warp / SK_KEY_GROUPS) */
+#define SK_ROW_GROUP(warp) (SK_ROW_GROUPS == 1 ? 0 : (warp) / SK_KEY_GROUPS)
+#define SK_KEY_GROUP(warp) (SK_ROW_GROUPS == 1 ? (warp) : (warp) % SK_KEY_GROUPS)
 #undef S_FRAGS
 #define S_FRAGS (KEYS_PER_WARP / MMA_N)           /* this warp's keys only */
 #undef K_STEPS_PV

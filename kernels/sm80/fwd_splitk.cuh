@@ -1,10 +1,11 @@
 /*
  * sm80 split-key decode tile (FWD_WARP_SPLIT_KEYS): the kernel body, included by fwd_kernel.cuh in
- * place of the row-split one. Every warp holds the same WARP_ROWS query rows (Q, masks, output
- * rows all use warp 0's row mapping) and the keys [warp * KEYS_PER_WARP, +KEYS_PER_WARP) of each
- * key block, with its own running max m, sum l and O over the CTA's key range. At the end the
- * warps' states are merged through smem with weights 2^(m_w - m) (the split-KV combine's algebra),
- * and warp w finalises O columns [w * OQ * 8, +OQ * 8) of the tile.
+ * place of the row-split one. Warp w belongs to row group rg = w / SK_KEY_GROUPS (WARP_ROWS query
+ * rows; one group unless FWD_SK_ROW_GROUPS) and holds the keys [kg * KEYS_PER_WARP,
+ * +KEYS_PER_WARP) of each key block (kg = w % SK_KEY_GROUPS), with its own running max m, sum l
+ * and O over the CTA's key range. At the end a group's warps' states are merged through smem with
+ * weights 2^(m_w - m) (the split-KV combine's algebra), and warp w finalises O columns
+ * [kg * OQ * 8, +OQ * 8) of its group's rows.
  * Why: in the 64-row decode tiles only warps with real rows compute (s_q x group rows of 64), so a
  * block's whole QK / softmax / PV sat on one (8-bit, s_q 1) or two (s_q 4, group 8) warps; here
  * each block's math is spread over all four.
@@ -214,9 +215,9 @@ static __device__ __forceinline__ void sk_load_kv_sub(const sm80_fwd_params *prm
 #endif
 
 /* ---- Merge of the warps' states, then the epilogue ----------------------------------------- */
-#define SK_OQ (O_FRAGS / NUM_WARPS)               /* O fragments each warp finalises */
-#if O_FRAGS % NUM_WARPS != 0
-#error "split-key tiles: O columns must split evenly over the warps"
+#define SK_OQ (O_FRAGS / SK_KEY_GROUPS)           /* O fragments each warp finalises */
+#if O_FRAGS % SK_KEY_GROUPS != 0
+#error "split-key tiles: O columns must split evenly over a row group's warps"
 #endif
 /* smem after the K/V loop (all copies waited for): the output staging tile at 0 (over Q, and for
    8-bit past it), then per warp its O fragments (lane-major float4: conflict-free), m and l. */
@@ -250,28 +251,29 @@ static __device__ __forceinline__ void sk_merge_epilogue(const sm80_fwd_params *
     }
     __syncthreads();
 
-    /* per row: the joint max, each warp's weight 2^(m_w - max) (0 for a warp that saw no key of
-       the row), the joint thread-partial sum */
-    float wgt[NUM_WARPS][ROWS_PER_THREAD], mj[ROWS_PER_THREAD], lj[ROWS_PER_THREAD];
+    /* per row of this warp's row group: the joint max, each of the group's warps' weight
+       2^(m_w - max) (0 for a warp that saw no key of the row), the joint thread-partial sum */
+    const int rg = SK_ROW_GROUP(warp), kg = SK_KEY_GROUP(warp), w0 = rg * SK_KEY_GROUPS;
+    float wgt[SK_KEY_GROUPS][ROWS_PER_THREAD], mj[ROWS_PER_THREAD], lj[ROWS_PER_THREAD];
 #pragma unroll
     for (int rr = 0; rr < ROWS_PER_THREAD; ++rr) {
-        float mw[NUM_WARPS], mx = -INFINITY;
+        float mw[SK_KEY_GROUPS], mx = -INFINITY;
 #pragma unroll
-        for (int w = 0; w < NUM_WARPS; ++w) {
-            mw[w] = part_m[(w * ROWS_PER_THREAD + rr) * 32 + lane];
-            mx = fmaxf(mx, mw[w]);
+        for (int j = 0; j < SK_KEY_GROUPS; ++j) {
+            mw[j] = part_m[((w0 + j) * ROWS_PER_THREAD + rr) * 32 + lane];
+            mx = fmaxf(mx, mw[j]);
         }
         const float ms = mx == -INFINITY ? 0.f : mx * mult;
         float sum = 0.f;
 #pragma unroll
-        for (int w = 0; w < NUM_WARPS; ++w) {
-            wgt[w][rr] = ex2_approx_ftz_f32(mw[w] * mult - ms);
-            sum += wgt[w][rr] * part_l[(w * ROWS_PER_THREAD + rr) * 32 + lane];
+        for (int j = 0; j < SK_KEY_GROUPS; ++j) {
+            wgt[j][rr] = ex2_approx_ftz_f32(mw[j] * mult - ms);
+            sum += wgt[j][rr] * part_l[((w0 + j) * ROWS_PER_THREAD + rr) * 32 + lane];
         }
         mj[rr] = mx;
         lj[rr] = sum;
     }
-    /* this warp's O columns, summed over the warps */
+    /* this warp's O columns, summed over its row group's warps */
     float Of[M_SLABS][SK_OQ][4];
 #pragma unroll
     for (int sl = 0; sl < M_SLABS; ++sl)
@@ -279,12 +281,12 @@ static __device__ __forceinline__ void sk_merge_epilogue(const sm80_fwd_params *
         for (int q = 0; q < SK_OQ; ++q) {
             Of[sl][q][0] = Of[sl][q][1] = Of[sl][q][2] = Of[sl][q][3] = 0.f;
 #pragma unroll
-            for (int w = 0; w < NUM_WARPS; ++w) {
-                const float4 v = part_o[((w * M_SLABS + sl) * O_FRAGS + warp * SK_OQ + q) * 32 + lane];
-                Of[sl][q][0] = fmaf(wgt[w][2 * sl], v.x, Of[sl][q][0]);
-                Of[sl][q][1] = fmaf(wgt[w][2 * sl], v.y, Of[sl][q][1]);
-                Of[sl][q][2] = fmaf(wgt[w][2 * sl + 1], v.z, Of[sl][q][2]);
-                Of[sl][q][3] = fmaf(wgt[w][2 * sl + 1], v.w, Of[sl][q][3]);
+            for (int j = 0; j < SK_KEY_GROUPS; ++j) {
+                const float4 v = part_o[(((w0 + j) * M_SLABS + sl) * O_FRAGS + kg * SK_OQ + q) * 32 + lane];
+                Of[sl][q][0] = fmaf(wgt[j][2 * sl], v.x, Of[sl][q][0]);
+                Of[sl][q][1] = fmaf(wgt[j][2 * sl], v.y, Of[sl][q][1]);
+                Of[sl][q][2] = fmaf(wgt[j][2 * sl + 1], v.z, Of[sl][q][2]);
+                Of[sl][q][3] = fmaf(wgt[j][2 * sl + 1], v.w, Of[sl][q][3]);
             }
         }
 
@@ -301,12 +303,12 @@ static __device__ __forceinline__ void sk_merge_epilogue(const sm80_fwd_params *
 #endif
     }
     const int t = lane & 3;
-    const int col0 = warp * SK_OQ * MMA_N; /* this warp's first O column */
+    const int col0 = kg * SK_OQ * MMA_N; /* this warp's first O column */
 
     if (prm->num_splits > 1) {
 #pragma unroll
         for (int k = 0; k < ROWS_PER_THREAD; ++k) {
-            const fwd_row ri = row_info(prm, c, 0, lane, k);
+            const fwd_row ri = row_info(prm, c, rg, lane, k);
             if (!ri.valid) continue;
             int64_t grow = (p->q_varlen ? (int64_t)c->q_off : (int64_t)c->bi * p->s_q) + ri.i;
             float *dst = prm->ws_o + (((int64_t)c->split * p->total_q + grow) * p->h_q + ri.h) * D + col0;
@@ -315,7 +317,7 @@ static __device__ __forceinline__ void sk_merge_epilogue(const sm80_fwd_params *
                 float2 v = make_float2(Of[k >> 1][q][2 * (k & 1)] * inv[k], Of[k >> 1][q][2 * (k & 1) + 1] * inv[k]);
                 *(float2 *)(dst + q * MMA_N + 2 * t) = v;
             }
-            if (t == 0 && warp == 0) prm->ws_lse[((int64_t)c->split * p->h_q + ri.h) * p->total_q + grow] = lse[k];
+            if (t == 0 && kg == 0) prm->ws_lse[((int64_t)c->split * p->h_q + ri.h) * p->total_q + grow] = lse[k];
         }
         return;
     }
@@ -323,7 +325,7 @@ static __device__ __forceinline__ void sk_merge_epilogue(const sm80_fwd_params *
     uint16_t *sO = (uint16_t *)smem_bytes; /* disjoint from the merge area: no barrier needed */
 #pragma unroll
     for (int k = 0; k < ROWS_PER_THREAD; ++k) {
-        const int row = acc_row(0, lane, k);
+        const int row = acc_row(rg, lane, k);
 #pragma unroll
         for (int q = 0; q < SK_OQ; ++q) {
             const int col = col0 + q * MMA_N + 2 * t;
@@ -331,8 +333,8 @@ static __device__ __forceinline__ void sk_merge_epilogue(const sm80_fwd_params *
                                      p->out_dtype);
             *(uint32_t *)(sO + swz_o(row, col / OUT_CHUNK_ELEMS) + col % OUT_CHUNK_ELEMS) = v;
         }
-        if (p->lse && t == 0 && warp == 0) {
-            const fwd_row ri = row_info(prm, c, 0, lane, k);
+        if (p->lse && t == 0 && kg == 0) {
+            const fwd_row ri = row_info(prm, c, rg, lane, k);
             if (ri.valid)
                 p->lse[(int64_t)c->bi * p->lse_stride[0] + (int64_t)ri.h * p->lse_stride[1] + c->q_off + ri.i] = lse[k];
         }
@@ -380,7 +382,8 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_CTAS_PER_SM) FWD_KERNEL(const
     const float mult = score_mult(&prm, &c);
     const uint32_t sQ_addr = cvta_to_shared_u32(sQ);
     const int count = b_hi - b_lo;
-    const int kw = warp * KEYS_PER_WARP; /* this warp's first key within a block */
+    const int rg = SK_ROW_GROUP(warp);                 /* this warp's row group */
+    const int kw = SK_KEY_GROUP(warp) * KEYS_PER_WARP; /* its first key within a block */
 
     if (count > 0) {
 #if Q_IN_REGS
@@ -435,7 +438,7 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_CTAS_PER_SM) FWD_KERNEL(const
 #if Q_IN_REGS
             if (it == 0) {
 #pragma unroll
-                for (int kk = 0; kk < K_STEPS_QK; ++kk) load_q_frag(qf[kk], sQ_addr, 0, lane, kk, 0);
+                for (int kk = 0; kk < K_STEPS_QK; ++kk) load_q_frag(qf[kk], sQ_addr, rg, lane, kk, 0);
             }
 #endif
             float S[M_SLABS][S_FRAGS][4];
@@ -444,9 +447,9 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_CTAS_PER_SM) FWD_KERNEL(const
 #if Q_IN_REGS
                        qf,
 #endif
-                       sQ_addr, cvta_to_shared_u32(sK + stage * TILE_KV_ELEMS + kw * D), 0, lane);
+                       sQ_addr, cvta_to_shared_u32(sK + stage * TILE_KV_ELEMS + kw * D), rg, lane);
             const int need_mask = block_needs_mask(&prm, &c, n);
-            if (prm.transform || need_mask) score_transform(&prm, &c, S, n * BLOCK_N + kw, 0, lane, need_mask);
+            if (prm.transform || need_mask) score_transform(&prm, &c, S, n * BLOCK_N + kw, rg, lane, need_mask);
             online_softmax(S, O, m, l, mult);
 #if IS_8BIT
             compute_pv_vt(S, O, cvta_to_shared_u32(sV + stage * TILE_KV_ELEMS), lane, kw / CHUNK_ELEMS);

@@ -141,6 +141,10 @@ SM80_DECLARE_FWD(flashc_sm80_fwd_e4m3_d64_m16_sk_pg16)
 SM80_DECLARE_FWD(flashc_sm80_fwd_e4m3_d128_m16_sk_pg16)
 SM80_DECLARE_FWD(flashc_sm80_fwd_int8_d64_m16_sk_pg16)
 SM80_DECLARE_FWD(flashc_sm80_fwd_int8_d128_m16_sk_pg16)
+SM80_DECLARE_FWD(flashc_sm80_fwd_e4m3_d64_m32_sk)
+SM80_DECLARE_FWD(flashc_sm80_fwd_e4m3_d128_m32_sk)
+SM80_DECLARE_FWD(flashc_sm80_fwd_int8_d64_m32_sk)
+SM80_DECLARE_FWD(flashc_sm80_fwd_int8_d128_m32_sk)
 #endif
 /* split-KV combine; pdl: launch it as a programmatic dependent of the forward grid (sm_90+) */
 cudaError_t flashc_sm80_combine(const sm80_fwd_params *prm, int pdl, cudaStream_t stream);

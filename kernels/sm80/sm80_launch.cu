@@ -97,9 +97,10 @@ typedef struct sm80_variant {
    3957 -> 4228 GB/s (+6.8 %), pages of 256 3960 -> 4281 (flashc_bench). So paged 16-bit rows <= 16
    take it when pages hold whole blocks (others: the deep ring's page-sub twins or per-row path);
    dev hook FLASHC_SM80_SK_WHOLE_PAGES=0 keeps them on the 64-row deep ring, for A/B.
-   8-bit 17-64 rows take up to four 16-row CTAs per KV head (grid_m 2-4, adjacent in launch order,
-   so the later ones read K/V mostly from L2; see SM80_SPLIT_KEYS_MAX_TILES_8BIT): a 32-row 8-bit split-key tile spilled 4-120 bytes, and the
-   64-row ring left each block's math to two warps. 8-bit pages of 16-64 keys (2^k, splitting a
+   8-bit 17-64 rows take 32-row tiles of two 16-row warp groups (SM80_SK32_ROWS_8BIT; a warp of two
+   16-row slabs spilled 4-120 bytes) or, where those would pad more, up to four 16-row CTAs per KV
+   head (grid_m 2-4, adjacent in launch order, so the later ones read K/V mostly from L2; see
+   SM80_SPLIT_KEYS_MAX_TILES_8BIT); the 64-row ring left each block's math to two warps. 8-bit pages of 16-64 keys (2^k, splitting a
    128-key block) take the split-key page-sub twins (_sk_pg, FWD_PAGE_SUB; pages of 16: _sk_pg16,
    see below). 16-bit ones keep the deep ring's page-sub twins: split-key twins of them read the
    same (H200 bf16 b 64 h 32/8 8k, pages of 16: 4257 against 4265 GB/s; pages of 8: -1.8 %) and
@@ -120,6 +121,25 @@ typedef struct sm80_variant {
 #ifndef SM80_SPLIT_KEYS_MAX_TILES_8BIT_PAGE16
 #define SM80_SPLIT_KEYS_MAX_TILES_8BIT_PAGE16 3
 #endif
+/* 8-bit 32-row split-key tiles (_m32_sk: two 16-row groups of two warps, each warp half of every
+   128-key block, FWD_SK_ROW_GROUPS), non-paged or whole-block pages: one CTA reads each K/V block
+   for 32 rows, where two 16-row CTAs read it twice (the second mostly from L2). Taken where their
+   padded rows are no more than the 16-row tiles' (17-32 and 49-64 rows), at most
+   SM80_SK32_MAX_TILES_8BIT per KV head. H200 (session 14, ab80 AB_SHAPES=sk32, fp8 / int8 d128):
+   b 8 h 64/8 32k s_q 3-4 +10 / +15 % contiguous, +14 / +20 % pages of 256; b 64 h 32/8 8k s_q 5
+   (20 rows) +15 / +22 %; b 32 h 64/8 8k s_q 8 (64 rows) +17 / +27 %; s_q 5 (40 rows) on two of
+   them -10 / -3 % against three 16-row tiles, hence the padding rule. Small problems lose: b 8
+   h 64/8 4k s_q 4 -7 % (8 key blocks per CTA slot of the GPU, against 62+ in the rows above: a
+   32-row CTA's start, merge and combine share weigh more), so they take the 32-row tile only
+   from SM80_SK32_MIN_BLOCKS_PER_SLOT key blocks of work per slot. Pages of 16-64 keys keep
+   the 16-row page-sub twins (with 64-key blocks the tile takes pages of 64 whole: no faster
+   there, and 7-10 % slower contiguous).
+   int8 d128 spills 4 bytes (255 registers), measured with it. Dev hook FLASHC_SM80_SK32=0: the
+   16-row tiles only, for A/B. */
+#define SM80_SK_ROWS_8BIT 16
+#define SM80_SK32_ROWS_8BIT 32
+#define SM80_SK32_MAX_TILES_8BIT 2
+#define SM80_SK32_MIN_BLOCKS_PER_SLOT 32
 /* Fast-loader-only twins (FWD_FAST_KV_ONLY, _f) of d64 m128 and of the 8-warp tiles (their
    non-causal kernels; _lm_f: their lean-mask kernels), taken when the kernel's kv_fast_ok holds
    (fast_kv_ok below): the general K/V loader, never run there, cost the schedule of the whole
@@ -210,6 +230,8 @@ static const sm80_variant k_variants[] = {
     SM80_VARIANT_SK_PG16(FLASHC_DTYPE_INT8, int8, 64, 16),      SM80_VARIANT_SK_PG16(FLASHC_DTYPE_INT8, int8, 128, 16),
     SM80_VARIANT_SK_PG(FLASHC_DTYPE_FP8_E4M3, e4m3, 64, 16), SM80_VARIANT_SK_PG(FLASHC_DTYPE_FP8_E4M3, e4m3, 128, 16),
     SM80_VARIANT_SK_PG(FLASHC_DTYPE_INT8, int8, 64, 16),      SM80_VARIANT_SK_PG(FLASHC_DTYPE_INT8, int8, 128, 16),
+    SM80_VARIANT_SK(FLASHC_DTYPE_FP8_E4M3, e4m3, 64, 32), SM80_VARIANT_SK(FLASHC_DTYPE_FP8_E4M3, e4m3, 128, 32),
+    SM80_VARIANT_SK(FLASHC_DTYPE_INT8, int8, 64, 32),      SM80_VARIANT_SK(FLASHC_DTYPE_INT8, int8, 128, 32),
     SM80_VARIANT_DEEP_PG(FLASHC_DTYPE_FP8_E4M3, e4m3, 64, 64, 8), SM80_VARIANT_SK(FLASHC_DTYPE_FP8_E4M3, e4m3, 64, 16), SM80_VARIANT_DEEP(FLASHC_DTYPE_FP8_E4M3, e4m3, 64, 64, 8),
     SM80_VARIANT_DEEP_PG(FLASHC_DTYPE_FP8_E4M3, e4m3, 128, 64, 6), SM80_VARIANT_SK(FLASHC_DTYPE_FP8_E4M3, e4m3, 128, 16), SM80_VARIANT_DEEP(FLASHC_DTYPE_FP8_E4M3, e4m3, 128, 64, 6),
     SM80_VARIANT_DEEP_PG(FLASHC_DTYPE_INT8, int8, 64, 64, 8),     SM80_VARIANT_SK(FLASHC_DTYPE_INT8, int8, 64, 16), SM80_VARIANT_DEEP(FLASHC_DTYPE_INT8, int8, 64, 64, 8),
@@ -338,6 +360,21 @@ static int sm80_sk_whole_pages(void)
     return !(e && atoi(e) == 0);
 }
 
+/* 8-bit rows for the 32-row split-key tiles: more than 16, padded to 32s no more than to 16s, and
+   enough key blocks of work per CTA slot (see SM80_SK32_ROWS_8BIT; the tile cap is checked with the
+   others). Dev hook FLASHC_SM80_SK32=0: never, =1: whatever the work. */
+static int sm80_sk32_rows(const flashc_problem *p, const flashc_device_info *dev, long long rows, int block_n)
+{
+    const char *e = getenv("FLASHC_SM80_SK32");
+    if (e && atoi(e) == 0) return 0;
+    const long long tiles = (rows + SM80_SK32_ROWS_8BIT - 1) / SM80_SK32_ROWS_8BIT;
+    const long long pad16 = (rows + SM80_SK_ROWS_8BIT - 1) / SM80_SK_ROWS_8BIT * SM80_SK_ROWS_8BIT;
+    if (rows <= SM80_SK_ROWS_8BIT || tiles * SM80_SK32_ROWS_8BIT > pad16) return 0;
+    if (e && atoi(e) == 1) return 1;
+    const long long blocks = (long long)p->b * p->h_kv * tiles * ((p->s_k + block_n - 1) / block_n);
+    return blocks >= (long long)SM80_SK32_MIN_BLOCKS_PER_SLOT * dev->num_sms * SM80_CTAS_PER_SM_TARGET;
+}
+
 /* Largest tile (listed first) for the dtype and head dim that the rows warrant and the device's
    shared memory allows. Returns 0 if none. */
 static int pick_variant(const flashc_problem *p, const flashc_device_info *dev, long long rows, sm80_plan *pl)
@@ -366,7 +403,10 @@ static int pick_variant(const flashc_problem *p, const flashc_device_info *dev, 
         const int pg = v->kind == SM80_KIND_DEEP_PAGE_SUB || v->kind == SM80_KIND_SPLIT_KEYS_PAGE_SUB || pg16;
         const int deep = v->kind == SM80_KIND_DEEP || deep_f || sk || pg;
         const int sub = deep ? page_sub_shift(p, v->block_n()) : 0;
-        const int tiles8 = sub == SM80_PAGE16_SHIFT ? SM80_SPLIT_KEYS_MAX_TILES_8BIT_PAGE16 : SM80_SPLIT_KEYS_MAX_TILES_8BIT;
+        const int tiles8 = v->block_m > SM80_SK_ROWS_8BIT     ? SM80_SK32_MAX_TILES_8BIT
+                           : sub == SM80_PAGE16_SHIFT ? SM80_SPLIT_KEYS_MAX_TILES_8BIT_PAGE16
+                                                      : SM80_SPLIT_KEYS_MAX_TILES_8BIT;
+        if (sk && is8 && v->block_m > SM80_SK_ROWS_8BIT && !sm80_sk32_rows(p, dev, rows, v->block_n())) continue;
         if (sk && (rows > (long long)v->block_m * (is8 ? tiles8 : SM80_SPLIT_KEYS_MAX_TILES_16BIT) ||
                    (!is8 && p->kv_layout == FLASHC_KV_PAGED && rows <= SM80_SPLIT_KEYS_MIN_ROWS_16BIT_PAGED &&
                     !sm80_sk_whole_pages())))

@@ -872,8 +872,9 @@ static void feature_cases(flashc_dtype dt, int d)
                 named(&c, what); run_case(c);
             }
     }
-    /* 8-bit split-key routes of wip8 (sm_90): 17-32 rows as two 16-row CTAs per KV head (the second
-       tile partly padded at 20 / 24 rows), and the page-sub twins (pages of 16 / 32 / 64 keys inside a
+    /* 8-bit split-key routes (sm_90): 17-64 rows as two to four 16-row CTAs per KV head (the last
+       tile partly padded at 20 / 24 / 40 / 56 rows; at these sizes the 32-row tiles' work rule
+       keeps them off, see sm80_8bit_sk32_cases), and the page-sub twins (pages of 16 / 32 / 64 keys inside a
        128-key block, rows <= 16 and 17-32; pages of 16 take the row-pair _sk_pg16 twins: last pages of
        12, 3 and 5 keys); pages of 256 hold whole blocks, pages of 257 keep the 64-row ring's per-row
        path */
@@ -903,9 +904,9 @@ static void feature_cases(flashc_dtype dt, int d)
         for (int i = 0; i < MAX_B; ++i) c.seqlens_k[i] = 100 + 97 * i;
         named(&c, "decode8 paged ps64 32 rows short"); run_case(c);
         /* 33-64 rows on three / four split-key CTAs per KV head (the last one partly padded at 40
-           rows); with pages of 16 keys at most three (48 rows): 56 rows keep the deep ring */
-        const int rows8[4][3] = {{5, 0, 0}, {7, 16, 1}, {6, 16, 0}, {8, 256, 1}}; /* s_q, page size, causal */
-        for (int i = 0; i < 4; ++i) {
+           and 56 rows); with pages of 16 keys at most three (48 rows): 56 rows keep the deep ring */
+        const int rows8[5][3] = {{5, 0, 0}, {7, 16, 1}, {6, 16, 0}, {8, 256, 1}, {7, 0, 1}}; /* s_q, page size, causal */
+        for (int i = 0; i < 5; ++i) {
             c = base_case(dt, d); c.b = 3; c.sq = rows8[i][0]; c.hkv = 2; c.hq = 16; c.causal = rows8[i][2];
             if (rows8[i][1]) { c.kv = KV_PAGED; c.page_size = rows8[i][1]; } else c.sk = 1501;
             { int lk[3] = {1500, 3, 2101}; memcpy(c.seqlens_k, lk, sizeof lk); }
@@ -1042,6 +1043,48 @@ static void sm80_8bit_tile_cases(void)
     unsetenv("FLASHC_SM80_8BIT_TWO_SLAB");
 }
 
+/* The 8-bit 32-row split-key tiles (_m32_sk, two 16-row warp groups; e4m3 / int8, d64 / d128): the
+   default rule (sm80_launch.cu sm80_sk32_rows) takes them only with enough key blocks per CTA slot,
+   more than a CPU-checked case holds, so FLASHC_SM80_SK32=1 sends these 17-32 / 49-64-row decode
+   cases to them: tails, split and unsplit keys, every score transform, LSE, seqused_k, whole-block
+   pages, and varlen queries that leave a row group past its sequence. */
+static void sm80_8bit_sk32_cases(void)
+{
+    const flashc_dtype dts[2] = {FLASHC_DTYPE_FP8_E4M3, FLASHC_DTYPE_INT8};
+    const int dims[2] = {64, 128};
+    tcase c;
+    setenv("FLASHC_SM80_SK32", "1", 1);
+    for (int t = 0; t < 2; ++t)
+        for (int k = 0; k < 2; ++k) {
+            const flashc_dtype dt = dts[t];
+            const int d = dims[k];
+            c = base_case(dt, d); c.b = 3; c.sq = 4; c.sk = 4097; c.hkv = 2; c.hq = 16;
+            named(&c, "decode8 sk32 32 rows sk4097"); run_case(c);
+            c = base_case(dt, d); c.b = 3; c.sq = 3; c.sk = 1777; c.hkv = 1; c.hq = 8; c.seqused = 1; c.causal = 1; c.wl = 300;
+            named(&c, "decode8 sk32 24 rows seqused causal window"); run_case(c);
+            c = base_case(dt, d); c.b = 2; c.sq = 5; c.sk = 999; c.hkv = 2; c.hq = 8; c.softcap = 6.0f;
+            c.alibi = ALIBI_BH; c.bias = BIAS_FULL; c.lse = 1;
+            named(&c, "decode8 sk32 20 rows softcap alibi bias"); run_case(c);
+            c = base_case(dt, d); c.b = 8; c.sq = 6; c.sk = 150; c.hkv = 4; c.hq = 16; c.out_dt = FLASHC_DTYPE_F16;
+            named(&c, "decode8 sk32 24 rows sk150 no split"); run_case(c);
+            c = base_case(dt, d); c.b = 3; c.sq = 7; c.sk = 1501; c.hkv = 2; c.hq = 16; c.causal = 1;
+            { int lk[3] = {1500, 3, 2101}; memcpy(c.seqlens_k, lk, sizeof lk); }
+            named(&c, "decode8 sk32 56 rows causal"); run_case(c);
+            c = base_case(dt, d); c.b = 3; c.sq = 8; c.hkv = 2; c.hq = 16; c.kv = KV_PAGED; c.page_size = 256; c.causal = 1;
+            c.wl = 600; c.alibi = ALIBI_BH;
+            { int lk[3] = {1500, 3, 2101}; memcpy(c.seqlens_k, lk, sizeof lk); }
+            named(&c, "decode8 sk32 64 rows paged ps256 causal window alibi"); run_case(c);
+            c = base_case(dt, d); c.b = 3; c.sq = 4; c.hkv = 2; c.hq = 16; c.kv = KV_PAGED; c.page_size = 512;
+            { int lk[3] = {2000, 0, 700}; memcpy(c.seqlens_k, lk, sizeof lk); }
+            named(&c, "decode8 sk32 32 rows paged ps512"); run_case(c);
+            /* 4 / 2 / 0 query tokens x 8 heads: the second sequence's tile has an empty row group */
+            c = base_case(dt, d); c.b = 3; c.q_varlen = 1; c.kv = KV_VARLEN; c.hkv = 2; c.hq = 16; c.causal = 1;
+            { int lq[3] = {4, 2, 0}, lk[3] = {1900, 777, 300}; memcpy(c.seqlens_q, lq, sizeof lq); memcpy(c.seqlens_k, lk, sizeof lk); }
+            named(&c, "decode8 sk32 varlen 32/16/0 rows"); run_case(c);
+        }
+    unsetenv("FLASHC_SM80_SK32");
+}
+
 /* Causal prefill on the FWD_LPT_TAIL tiles (d64's 128-row lean-mask twins; d128's two-slab and
    8-warp lean-mask tiles; d256's staggered and 8-warp lean-mask tiles): the grid's last (head, batch)
    pairs launch m-major, heaviest m-block first (sm80_launch.cu sm80_lpt_tail_pairs). The default
@@ -1130,6 +1173,7 @@ int main(int argc, char **argv)
     tail_split_cases();
     sm80_tile_cases();
     sm80_8bit_tile_cases();
+    sm80_8bit_sk32_cases();
     sm80_lpt_cases();
     /* outside the support matrix: a backend may refuse (skipped), but must not misbehave */
     for (int k = 0; k < 2; ++k) {
