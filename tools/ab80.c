@@ -5,7 +5,8 @@
    library. An entry "LIB@VAR=VAL" sets the environment variable VAR=VAL around that library's
    launches (for dev hooks).
    AB_SHAPES=prefill (default: bf16 prefill grid + one decode guard), deep8 (8-bit 33-64 rows,
-   contiguous and paged), sk32 (8-bit 17-64 rows, d128 and d64) or decode: b 64, h 32/8,
+   contiguous and paged), sk32 (8-bit 17-64 rows, d128 and d64), sk32t (the
+   32-row tiles' work threshold) or decode: b 64, h 32/8,
    s_k 8k, s_q 1, d128 in bf16/fp8/int8, contiguous and paged (pages of 16 and 64, in a scattered
    order); 8-bit calls use V^T (v_transposed = 1) and bf16 output; then bf16 pages of 8 and 32,
    the small-batch rows (b 8, h 64/8, s_k 4k/32k, s_q 1/4), b 64 h 32/8 4k and b 128 h 32/32
@@ -280,6 +281,15 @@ int main(int argc, char **argv)
         }
         shape_ex(L, nl, flush, 64, 32768, 0, 8, 64, 8, 4, d8[0], 0, 32768);
         shape_ex(L, nl, flush, 64, 8192, 0, 32, 64, 8, 8, d8[0], 0, 8192);
+        return 0;
+    }
+    if (set && !strcmp(set, "sk32t")) { /* the 32-row tiles' work threshold: fp8 / int8 d128 h 64/8 s_q 4 (32
+                                            rows), b x s_k from 8 x 4k (8 key blocks per CTA slot on
+                                            132 SMs) to 8 x 32k (62), contiguous */
+        static const flashc_dtype d8[2] = {FLASHC_DTYPE_FP8_E4M3, FLASHC_DTYPE_INT8};
+        static const int bsk[6][2] = {{8, 4096}, {16, 4096}, {8, 8192}, {32, 4096}, {8, 16384}, {16, 8192}};
+        for (int t = 0; t < 2; ++t)
+            for (int r = 0; r < 6; ++r) shape_ex(L, nl, flush, 128, bsk[r][1], 0, bsk[r][0], 64, 8, 4, d8[t], 0, bsk[r][1]);
         return 0;
     }
     if (set && !strcmp(set, "decode")) {
