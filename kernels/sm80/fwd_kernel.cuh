@@ -273,8 +273,9 @@ typedef uint16_t elem_t;
 #define VT_ROW_CHUNKS (BLOCK_N / CHUNK_ELEMS)     /* 8-bit V^T tile: d rows of BLOCK_N keys */
 #define VT_CHUNKS_PER_THREAD (D_OUT * VT_ROW_CHUNKS / NUM_THREADS)
 /* 16-bit 2-stage variants (prefill, and 64-row tiles below sm_90) and the deep rings' _f twins
-   (FWD_DEEP_FAST): non-paged K/V through load_kv_tile_fast and the conditional O rescale. The deep decode and 8-bit variants keep the
-   general loader and the unconditional rescale (their code is unchanged by these). */
+   (FWD_DEEP_FAST): non-paged K/V through load_kv_tile_fast and the conditional O rescale. The
+   other deep decode and the 8-bit variants keep the general loader and the unconditional rescale
+   (their code is unchanged by these). */
 #ifndef FWD_DEEP_FAST
 #define FWD_DEEP_FAST 0 /* see the variant list at the top */
 #endif

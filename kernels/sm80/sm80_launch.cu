@@ -100,11 +100,11 @@ typedef struct sm80_variant {
    8-bit 17-64 rows take 32-row tiles of two 16-row warp groups (SM80_SK32_ROWS_8BIT; a warp of two
    16-row slabs spilled 4-120 bytes) or, where those would pad more, up to four 16-row CTAs per KV
    head (grid_m 2-4, adjacent in launch order, so the later ones read K/V mostly from L2; see
-   SM80_SPLIT_KEYS_MAX_TILES_8BIT); the 64-row ring left each block's math to two warps. 8-bit pages of 16-64 keys (2^k, splitting a
-   128-key block) take the split-key page-sub twins (_sk_pg, FWD_PAGE_SUB; pages of 16: _sk_pg16,
-   see below). 16-bit ones keep the deep ring's page-sub twins: split-key twins of them read the
-   same (H200 bf16 b 64 h 32/8 8k, pages of 16: 4257 against 4265 GB/s; pages of 8: -1.8 %) and
-   were dropped. */
+   SM80_SPLIT_KEYS_MAX_TILES_8BIT); the 64-row ring left each block's math to two warps. 8-bit
+   pages of 16-64 keys (2^k, splitting a 128-key block) take the split-key page-sub twins (_sk_pg,
+   FWD_PAGE_SUB; pages of 16: _sk_pg16, see below). 16-bit ones keep the deep ring's page-sub
+   twins: split-key twins of them read the same (H200 bf16 b 64 h 32/8 8k, pages of 16: 4257
+   against 4265 GB/s; pages of 8: -1.8 %) and were dropped. */
 #define SM80_SPLIT_KEYS_MIN_ROWS_16BIT_PAGED 16
 /* 8-bit 33-64 rows (s_q 5-8 with 8 query heads per KV head: speculative decoding) on up to four
    16-row split-key CTAs per KV head instead of the 64-row deep ring, whose block math sits on the

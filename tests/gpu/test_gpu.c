@@ -742,6 +742,32 @@ static void named(tcase *c, const char *what)
     snprintf(c->name, sizeof c->name, "%s d%d %s", tu_dtype_name(c->dt), c->d, what);
 }
 
+/* 8-bit decode of 20-64 packed rows on the split-key routes, shared by the feature grid (the default
+   route: 16-row CTAs at these sizes) and sm80_8bit_sk32_cases (the 32-row tiles forced); tag names
+   the route in the case names. Tails, split and unsplit keys, seqused_k, causal, window, softcap,
+   ALiBi, bias, LSE, f16 output, whole-block pages of 256 keys. */
+static void splitk8_row_cases(flashc_dtype dt, int d, const char *tag)
+{
+    tcase c;
+    char what[80];
+    c = base_case(dt, d); c.b = 3; c.sq = 4; c.sk = 4097; c.hkv = 2; c.hq = 16;
+    snprintf(what, sizeof what, "decode8 %s 32 rows sk4097", tag); named(&c, what); run_case(c);
+    c = base_case(dt, d); c.b = 3; c.sq = 3; c.sk = 1777; c.hkv = 1; c.hq = 8; c.seqused = 1; c.causal = 1; c.wl = 300;
+    snprintf(what, sizeof what, "decode8 %s 24 rows seqused causal window", tag); named(&c, what); run_case(c);
+    c = base_case(dt, d); c.b = 2; c.sq = 5; c.sk = 999; c.hkv = 2; c.hq = 8; c.softcap = 6.0f;
+    c.alibi = ALIBI_BH; c.bias = BIAS_FULL; c.lse = 1;
+    snprintf(what, sizeof what, "decode8 %s 20 rows softcap alibi bias", tag); named(&c, what); run_case(c);
+    c = base_case(dt, d); c.b = 8; c.sq = 6; c.sk = 150; c.hkv = 4; c.hq = 16; c.out_dt = FLASHC_DTYPE_F16;
+    snprintf(what, sizeof what, "decode8 %s 24 rows sk150 no split", tag); named(&c, what); run_case(c);
+    c = base_case(dt, d); c.b = 3; c.sq = 7; c.sk = 1501; c.hkv = 2; c.hq = 16; c.causal = 1;
+    { int lk[3] = {1500, 3, 2101}; memcpy(c.seqlens_k, lk, sizeof lk); }
+    snprintf(what, sizeof what, "decode8 %s 56 rows causal", tag); named(&c, what); run_case(c);
+    c = base_case(dt, d); c.b = 3; c.sq = 8; c.hkv = 2; c.hq = 16; c.kv = KV_PAGED; c.page_size = 256; c.causal = 1;
+    c.wl = 600; c.alibi = ALIBI_BH;
+    { int lk[3] = {1500, 3, 2101}; memcpy(c.seqlens_k, lk, sizeof lk); }
+    snprintf(what, sizeof what, "decode8 %s 64 rows paged ps256 causal window alibi", tag); named(&c, what); run_case(c);
+}
+
 static void feature_cases(flashc_dtype dt, int d)
 {
     tcase c;
@@ -879,17 +905,9 @@ static void feature_cases(flashc_dtype dt, int d)
        12, 3 and 5 keys); pages of 256 hold whole blocks, pages of 257 keep the 64-row ring's per-row
        path */
     if (dt == FLASHC_DTYPE_FP8_E4M3 || dt == FLASHC_DTYPE_INT8) {
-        c = base_case(dt, d); c.b = 3; c.sq = 4; c.sk = 4097; c.hkv = 2; c.hq = 16;
-        named(&c, "decode8 splitk 32 rows sk4097"); run_case(c);
-        c = base_case(dt, d); c.b = 3; c.sq = 3; c.sk = 1777; c.hkv = 1; c.hq = 8; c.seqused = 1; c.causal = 1; c.wl = 300;
-        named(&c, "decode8 splitk 24 rows seqused window"); run_case(c);
+        splitk8_row_cases(dt, d, "splitk");
         c = base_case(dt, d); c.b = 2; c.sq = 4; c.sk = 999; c.hkv = 2; c.hq = 8; c.causal = 1; c.wl = 200;
         named(&c, "decode8 splitk 16 rows sq4 causal window"); run_case(c);
-        c = base_case(dt, d); c.b = 2; c.sq = 5; c.sk = 999; c.hkv = 2; c.hq = 8; c.softcap = 6.0f;
-        c.alibi = ALIBI_BH; c.bias = BIAS_FULL; c.lse = 1;
-        named(&c, "decode8 splitk 20 rows softcap alibi bias"); run_case(c);
-        c = base_case(dt, d); c.b = 8; c.sq = 6; c.sk = 150; c.hkv = 4; c.hq = 16; c.out_dt = FLASHC_DTYPE_F16;
-        named(&c, "decode8 splitk 24 rows sk150 no split"); run_case(c);
         const int ps8[5] = {16, 32, 64, 256, 257};
         for (int i = 0; i < 5; ++i)
             for (int g = 4; g <= 8; g += 4) {
@@ -904,17 +922,16 @@ static void feature_cases(flashc_dtype dt, int d)
         for (int i = 0; i < MAX_B; ++i) c.seqlens_k[i] = 100 + 97 * i;
         named(&c, "decode8 paged ps64 32 rows short"); run_case(c);
         /* 33-64 rows on three / four split-key CTAs per KV head (the last one partly padded at 40
-           and 56 rows); with pages of 16 keys at most three (48 rows): 56 rows keep the deep ring */
-        const int rows8[5][3] = {{5, 0, 0}, {7, 16, 1}, {6, 16, 0}, {8, 256, 1}, {7, 0, 1}}; /* s_q, page size, causal */
-        for (int i = 0; i < 5; ++i) {
+           rows; 56 and 64 rows: splitk8_row_cases); with pages of 16 keys at most three (48 rows):
+           56 rows keep the deep ring */
+        const int rows8[3][3] = {{5, 0, 0}, {7, 16, 1}, {6, 16, 0}}; /* s_q, page size, causal */
+        for (int i = 0; i < 3; ++i) {
             c = base_case(dt, d); c.b = 3; c.sq = rows8[i][0]; c.hkv = 2; c.hq = 16; c.causal = rows8[i][2];
             if (rows8[i][1]) { c.kv = KV_PAGED; c.page_size = rows8[i][1]; } else c.sk = 1501;
             { int lk[3] = {1500, 3, 2101}; memcpy(c.seqlens_k, lk, sizeof lk); }
             if (i == 0) { c.softcap = 6.0f; c.lse = 1; }
-            if (i == 3) { c.wl = 600; c.alibi = ALIBI_BH; }
             char what[80];
-            snprintf(what, sizeof what, "decode8 splitk %d rows%s%s", c.sq * 8, rows8[i][1] ? " paged" : "",
-                     rows8[i][1] == 16 ? " ps16" : rows8[i][1] ? " ps256" : "");
+            snprintf(what, sizeof what, "decode8 splitk %d rows%s", c.sq * 8, rows8[i][1] ? " paged ps16" : "");
             named(&c, what); run_case(c);
         }
     }
@@ -1058,22 +1075,7 @@ static void sm80_8bit_sk32_cases(void)
         for (int k = 0; k < 2; ++k) {
             const flashc_dtype dt = dts[t];
             const int d = dims[k];
-            c = base_case(dt, d); c.b = 3; c.sq = 4; c.sk = 4097; c.hkv = 2; c.hq = 16;
-            named(&c, "decode8 sk32 32 rows sk4097"); run_case(c);
-            c = base_case(dt, d); c.b = 3; c.sq = 3; c.sk = 1777; c.hkv = 1; c.hq = 8; c.seqused = 1; c.causal = 1; c.wl = 300;
-            named(&c, "decode8 sk32 24 rows seqused causal window"); run_case(c);
-            c = base_case(dt, d); c.b = 2; c.sq = 5; c.sk = 999; c.hkv = 2; c.hq = 8; c.softcap = 6.0f;
-            c.alibi = ALIBI_BH; c.bias = BIAS_FULL; c.lse = 1;
-            named(&c, "decode8 sk32 20 rows softcap alibi bias"); run_case(c);
-            c = base_case(dt, d); c.b = 8; c.sq = 6; c.sk = 150; c.hkv = 4; c.hq = 16; c.out_dt = FLASHC_DTYPE_F16;
-            named(&c, "decode8 sk32 24 rows sk150 no split"); run_case(c);
-            c = base_case(dt, d); c.b = 3; c.sq = 7; c.sk = 1501; c.hkv = 2; c.hq = 16; c.causal = 1;
-            { int lk[3] = {1500, 3, 2101}; memcpy(c.seqlens_k, lk, sizeof lk); }
-            named(&c, "decode8 sk32 56 rows causal"); run_case(c);
-            c = base_case(dt, d); c.b = 3; c.sq = 8; c.hkv = 2; c.hq = 16; c.kv = KV_PAGED; c.page_size = 256; c.causal = 1;
-            c.wl = 600; c.alibi = ALIBI_BH;
-            { int lk[3] = {1500, 3, 2101}; memcpy(c.seqlens_k, lk, sizeof lk); }
-            named(&c, "decode8 sk32 64 rows paged ps256 causal window alibi"); run_case(c);
+            splitk8_row_cases(dt, d, "sk32");
             c = base_case(dt, d); c.b = 3; c.sq = 4; c.hkv = 2; c.hq = 16; c.kv = KV_PAGED; c.page_size = 512;
             { int lk[3] = {2000, 0, 700}; memcpy(c.seqlens_k, lk, sizeof lk); }
             named(&c, "decode8 sk32 32 rows paged ps512"); run_case(c);
