@@ -6,7 +6,8 @@
    launches (for dev hooks).
    AB_SHAPES=prefill (default: bf16 prefill grid + one decode guard), deep8 (8-bit 33-64 rows,
    contiguous and paged), sk32 (8-bit 17-64 rows, d128 and d64), sk32t (the
-   32-row tiles' work threshold) or decode: b 64, h 32/8,
+   32-row tiles' work threshold), one (AB_ONE="dtype,d,b,h_q,h_kv,s_q,s_k,page": a single shape,
+   for a profiler) or decode: b 64, h 32/8,
    s_k 8k, s_q 1, d128 in bf16/fp8/int8, contiguous and paged (pages of 16 and 64, in a scattered
    order); 8-bit calls use V^T (v_transposed = 1) and bf16 output; then bf16 pages of 8 and 32,
    the small-batch rows (b 8, h 64/8, s_k 4k/32k, s_q 1/4), b 64 h 32/8 4k and b 128 h 32/32
@@ -290,6 +291,20 @@ int main(int argc, char **argv)
         static const int bsk[6][2] = {{8, 4096}, {16, 4096}, {8, 8192}, {32, 4096}, {8, 16384}, {16, 8192}};
         for (int t = 0; t < 2; ++t)
             for (int r = 0; r < 6; ++r) shape_ex(L, nl, flush, 128, bsk[r][1], 0, bsk[r][0], 64, 8, 4, d8[t], 0, bsk[r][1]);
+        return 0;
+    }
+    if (set && !strcmp(set, "one")) { /* AB_ONE="dtype,d,b,h_q,h_kv,s_q,s_k,page" (dtype bf16|fp8|int8):
+                                          one decode or prefill shape, e.g. for a profiler */
+        const char *o = getenv("AB_ONE");
+        char dts[8] = "";
+        int d1, b1, hq1, hkv1, sq1, sk1, pg1;
+        if (!o || sscanf(o, "%7[a-z0-9],%d,%d,%d,%d,%d,%d,%d", dts, &d1, &b1, &hq1, &hkv1, &sq1, &sk1, &pg1) != 8) {
+            fprintf(stderr, "AB_ONE=dtype,d,b,h_q,h_kv,s_q,s_k,page\n");
+            return 1;
+        }
+        const flashc_dtype dt1 = !strcmp(dts, "fp8") ? FLASHC_DTYPE_FP8_E4M3 : !strcmp(dts, "int8") ? FLASHC_DTYPE_INT8
+                                                                                                  : FLASHC_DTYPE_BF16;
+        shape_ex(L, nl, flush, d1, sq1, 0, b1, hq1, hkv1, sq1, dt1, pg1, sk1);
         return 0;
     }
     if (set && !strcmp(set, "decode")) {

@@ -8,5 +8,5 @@
 #define FWD_STAGES 3
 #define FWD_MIN_ARCH 900
 #define FWD_WARP_SPLIT_KEYS 1
-#define FWD_NAME flashc_sm80_fwd_f16_d128_m32_sk
+#define FWD_NAME FWD_SK_NAME(flashc_sm80_fwd_f16_d128_m32_sk) /* _f: its FWD_SK_FAST twin */
 #include "sm80/fwd_kernel.cuh"

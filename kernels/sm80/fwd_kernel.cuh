@@ -199,6 +199,14 @@ typedef uint16_t elem_t;
 #ifndef FWD_LEAN_MASK
 #define FWD_LEAN_MASK 0                           /* see the variant list at the top */
 #endif
+#ifndef FWD_SK_FAST
+#define FWD_SK_FAST 0                             /* split-key _f twins, see fwd_splitk.cuh */
+#endif
+#if FWD_SK_FAST                                   /* a split-key variant's name: its twin ends in _f */
+#define FWD_SK_NAME(name) name##_f
+#else
+#define FWD_SK_NAME(name) name
+#endif
 #ifndef FWD_FAST_KV_ONLY
 #define FWD_FAST_KV_ONLY 0                        /* see the variant list at the top */
 #endif

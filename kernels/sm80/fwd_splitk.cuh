@@ -9,6 +9,12 @@
  * Why: in the 64-row decode tiles only warps with real rows compute (s_q x group rows of 64), so a
  * block's whole QK / softmax / PV sat on one (8-bit, s_q 1) or two (s_q 4, group 8) warps; here
  * each block's math is spread over all four.
+ * FWD_SK_FAST (the _sk_f twins, non-paged K/V whose every V^T chunk is 16-byte aligned, host
+ * sm80_sk_fast_ok): the lean loader only. The general loader's code, never run for such K/V, made
+ * the loop's SASS ~135 KB: Nsight Compute put 11 % of the 8-bit 32-row tile's stall cycles on
+ * instruction fetch, and it held registers (e4m3 d128 16-row 238 -> 192, int8 d128 32-row 255 + a
+ * 4-byte spill -> 254). H200, outputs bit-identical: fp8 b 8 h 64/8 32k s_q 4 +7.7 %, b 8 4k s_q 1
+ * +17 %, b 64 h 32/8 4k +3 %; bf16 b 8 4k +3.1 %, b 64 4k +1.4 % (docs/sm80.md, session 15).
  */
 #include "ptx/griddepcontrol.h"
 
@@ -131,13 +137,20 @@ static __device__ __forceinline__ void sk_load_block(const sm80_fwd_params *prm,
                                                      int fast, int whole_pages, elem_t *sK, elem_t *sV, int n,
                                                      int tid, int page_id)
 {
+#if FWD_SK_FAST
+    sk_load_kv_fast(prm, c, kvb, sK, sV, n, tid); /* the _f twin: the host routes only sk_fast_ok K/V here */
+#else
     if (fast || whole_pages)
         sk_load_kv_fast(prm, c, fast ? kvb : sk_block_bases(prm, c, n, page_id), sK, sV, n, tid);
     else
         load_kv_tile(prm, c, sK, sV, n, tid, page_id);
+#endif
 }
 #endif
 
+#if FWD_SK_FAST && FWD_PAGE_SUB
+#error "FWD_SK_FAST: the lean loader of non-paged K/V, not the page-sub one"
+#endif
 #if NUM_THREADS % ROW_CHUNKS != 0 || (IS_8BIT && NUM_THREADS % VT_ROW_CHUNKS != 0)
 #error "split-key lean loader: a thread's chunk column must stay fixed across its copies"
 #endif

@@ -111,6 +111,11 @@ SM80_DECLARE_FWD(flashc_sm80_fwd_f16_d64_m32_sk)
 SM80_DECLARE_FWD(flashc_sm80_fwd_f16_d128_m32_sk)
 SM80_DECLARE_FWD(flashc_sm80_fwd_bf16_d64_m32_sk)
 SM80_DECLARE_FWD(flashc_sm80_fwd_bf16_d128_m32_sk)
+/* their lean-loader twins (FWD_SK_FAST), for non-paged K/V */
+SM80_DECLARE_FWD(flashc_sm80_fwd_f16_d64_m32_sk_f)
+SM80_DECLARE_FWD(flashc_sm80_fwd_f16_d128_m32_sk_f)
+SM80_DECLARE_FWD(flashc_sm80_fwd_bf16_d64_m32_sk_f)
+SM80_DECLARE_FWD(flashc_sm80_fwd_bf16_d128_m32_sk_f)
 #if FLASHC_SM80_ENABLE_8BIT
 SM80_DECLARE_FWD(flashc_sm80_fwd_e4m3_d64_m64)
 SM80_DECLARE_FWD(flashc_sm80_fwd_e4m3_d128_m64)
@@ -145,6 +150,15 @@ SM80_DECLARE_FWD(flashc_sm80_fwd_e4m3_d64_m32_sk)
 SM80_DECLARE_FWD(flashc_sm80_fwd_e4m3_d128_m32_sk)
 SM80_DECLARE_FWD(flashc_sm80_fwd_int8_d64_m32_sk)
 SM80_DECLARE_FWD(flashc_sm80_fwd_int8_d128_m32_sk)
+/* lean-loader twins (FWD_SK_FAST) of the 8-bit split-key tiles, for non-paged K/V */
+SM80_DECLARE_FWD(flashc_sm80_fwd_e4m3_d64_m16_sk_f)
+SM80_DECLARE_FWD(flashc_sm80_fwd_e4m3_d128_m16_sk_f)
+SM80_DECLARE_FWD(flashc_sm80_fwd_int8_d64_m16_sk_f)
+SM80_DECLARE_FWD(flashc_sm80_fwd_int8_d128_m16_sk_f)
+SM80_DECLARE_FWD(flashc_sm80_fwd_e4m3_d64_m32_sk_f)
+SM80_DECLARE_FWD(flashc_sm80_fwd_e4m3_d128_m32_sk_f)
+SM80_DECLARE_FWD(flashc_sm80_fwd_int8_d64_m32_sk_f)
+SM80_DECLARE_FWD(flashc_sm80_fwd_int8_d128_m32_sk_f)
 #endif
 /* split-KV combine; pdl: launch it as a programmatic dependent of the forward grid (sm_90+) */
 cudaError_t flashc_sm80_combine(const sm80_fwd_params *prm, int pdl, cudaStream_t stream);

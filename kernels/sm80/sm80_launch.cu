@@ -30,6 +30,7 @@ typedef struct sm80_plan {
     int page_sub_shift;             /* a page-sub variant (FWD_PAGE_SUB): log2(page_size); else 0 */
     int pack, group;
     int grid_m, grid_h, splits;
+    int split_keys;                 /* a split-key tile (fwd_splitk.cuh) */
 } sm80_plan;
 
 /* Rows (query rows x packed heads) from which the 128-row tile is used: below, most of it would
@@ -68,6 +69,7 @@ typedef struct sm80_variant {
 #define SM80_KIND_8BIT_TWO_SLAB 11      /* 8-bit 128-row prefill tiles, see sm80_8bit_two_slab */
 #define SM80_KIND_SPLIT_KEYS_PAGE16 12  /* 8-bit split-key twins for pages of 16 keys (_sk_pg16) */
 #define SM80_KIND_DEEP_FAST_KV 13       /* 16-bit deep rings' lean-loader twins (_s<S>_f), non-paged K/V */
+#define SM80_KIND_SPLIT_KEYS_FAST_KV 14 /* split-key tiles' lean-loader twins (_sk_f), see sm80_sk_fast_ok */
 #define SM80_VARIANT_NAMED(dtype, dd, mm, kind, name) {dtype, dd, mm, kind, name, name##_smem_bytes, name##_block_n}
 #define SM80_VARIANT(dtype, dt, dd, mm) SM80_VARIANT_NAMED(dtype, dd, mm, SM80_KIND_PLAIN, flashc_sm80_fwd_##dt##_d##dd##_m##mm)
 #define SM80_VARIANT_N(dtype, dt, dd, mm, nn) \
@@ -131,15 +133,18 @@ typedef struct sm80_variant {
    them -10 / -3 % against three 16-row tiles, hence the padding rule. Small problems lose: b 8
    h 64/8 4k s_q 4 -7 % (8 key blocks per CTA slot of the GPU, against 62+ in the rows above: a
    32-row CTA's start, merge and combine share weigh more), so they take the 32-row tile only
-   from SM80_SK32_MIN_BLOCKS_PER_SLOT key blocks of work per slot. Pages of 16-64 keys keep
-   the 16-row page-sub twins (with 64-key blocks the tile takes pages of 64 whole: no faster
-   there, and 7-10 % slower contiguous).
-   int8 d128 spills 4 bytes (255 registers), measured with it. Dev hook FLASHC_SM80_SK32=0: the
-   16-row tiles only, for A/B. */
+   from SM80_SK32_MIN_BLOCKS_PER_SLOT key blocks of work per slot. Session 15 (ab80 AB_SHAPES=sk32t
+   and single rows, the _sk_f twins, fp8 / int8 h 64/8 s_q 4): 8 and 16 blocks per slot -4 to -8 %,
+   23 (b 24 4k, b 12 8k, b 8 12k) -3.0 / +2.9 / +1.3 % fp8, 31 (b 32 4k, b 8 16k, b 16 8k) +7.2 /
+   +4.5 / +1.3 % fp8, +9.4 / +2.6 / -0.5 % int8: the threshold sits between 23 and 31. Pages of
+   16-64 keys keep the 16-row page-sub twins (with 64-key blocks the tile takes pages of 64 whole:
+   no faster there, and 7-10 % slower contiguous).
+   int8 d128 spills 4 bytes (255 registers; its _sk_f twin does not), measured with it. Dev hook
+   FLASHC_SM80_SK32=0: the 16-row tiles only, for A/B. */
 #define SM80_SK_ROWS_8BIT 16
 #define SM80_SK32_ROWS_8BIT 32
 #define SM80_SK32_MAX_TILES_8BIT 2
-#define SM80_SK32_MIN_BLOCKS_PER_SLOT 32
+#define SM80_SK32_MIN_BLOCKS_PER_SLOT 24
 /* Fast-loader-only twins (FWD_FAST_KV_ONLY, _f) of d64 m128 and of the 8-warp tiles (their
    non-causal kernels; _lm_f: their lean-mask kernels), taken when the kernel's kv_fast_ok holds
    (fast_kv_ok below): the general K/V loader, never run there, cost the schedule of the whole
@@ -150,6 +155,9 @@ typedef struct sm80_variant {
     {dtype, dd, mm, SM80_KIND_LEAN_MASK_FAST_KV, name, name##_smem_bytes, name##_block_n}
 #define SM80_VARIANT_SK(dtype, dt, dd, mm) \
     SM80_VARIANT_NAMED(dtype, dd, mm, SM80_KIND_SPLIT_KEYS, flashc_sm80_fwd_##dt##_d##dd##_m##mm##_sk)
+/* Lean-loader twins of the split-key tiles (FWD_SK_FAST, _sk_f), listed before each: see sm80_sk_fast_ok */
+#define SM80_VARIANT_SK_F(dtype, dt, dd, mm) \
+    SM80_VARIANT_NAMED(dtype, dd, mm, SM80_KIND_SPLIT_KEYS_FAST_KV, flashc_sm80_fwd_##dt##_d##dd##_m##mm##_sk_f)
 #define SM80_VARIANT_SK_PG(dtype, dt, dd, mm) \
     SM80_VARIANT_NAMED(dtype, dd, mm, SM80_KIND_SPLIT_KEYS_PAGE_SUB, flashc_sm80_fwd_##dt##_d##dd##_m##mm##_sk_pg)
 /* 8-bit pages of exactly 16 keys: a V^T row of a page is one 16-byte chunk, so two rows share each
@@ -176,6 +184,7 @@ static const sm80_variant k_variants[] = {
     SM80_VARIANT_F(FLASHC_DTYPE_F16, 64, 128, flashc_sm80_fwd_f16_d64_m128_f),
     SM80_VARIANT(FLASHC_DTYPE_F16, f16, 64, 128),
     SM80_VARIANT_DEEP_PG(FLASHC_DTYPE_F16, f16, 64, 64, 4),
+    SM80_VARIANT_SK_F(FLASHC_DTYPE_F16, f16, 64, 32),
     SM80_VARIANT_SK(FLASHC_DTYPE_F16, f16, 64, 32),
     SM80_VARIANT_DEEP_F(FLASHC_DTYPE_F16, f16, 64, 64, 4),
     SM80_VARIANT_DEEP(FLASHC_DTYPE_F16, f16, 64, 64, 4),
@@ -188,6 +197,7 @@ static const sm80_variant k_variants[] = {
     SM80_VARIANT_N(FLASHC_DTYPE_F16, f16, 128, 128, 128),
     SM80_VARIANT(FLASHC_DTYPE_F16, f16, 128, 128),
     SM80_VARIANT_DEEP_PG(FLASHC_DTYPE_F16, f16, 128, 64, 3),
+    SM80_VARIANT_SK_F(FLASHC_DTYPE_F16, f16, 128, 32),
     SM80_VARIANT_SK(FLASHC_DTYPE_F16, f16, 128, 32),
     SM80_VARIANT_DEEP_F(FLASHC_DTYPE_F16, f16, 128, 64, 3),
     SM80_VARIANT_DEEP(FLASHC_DTYPE_F16, f16, 128, 64, 3),
@@ -203,6 +213,7 @@ static const sm80_variant k_variants[] = {
     SM80_VARIANT_F(FLASHC_DTYPE_BF16, 64, 128, flashc_sm80_fwd_bf16_d64_m128_f),
     SM80_VARIANT(FLASHC_DTYPE_BF16, bf16, 64, 128),
     SM80_VARIANT_DEEP_PG(FLASHC_DTYPE_BF16, bf16, 64, 64, 4),
+    SM80_VARIANT_SK_F(FLASHC_DTYPE_BF16, bf16, 64, 32),
     SM80_VARIANT_SK(FLASHC_DTYPE_BF16, bf16, 64, 32),
     SM80_VARIANT_DEEP_F(FLASHC_DTYPE_BF16, bf16, 64, 64, 4),
     SM80_VARIANT_DEEP(FLASHC_DTYPE_BF16, bf16, 64, 64, 4),
@@ -215,6 +226,7 @@ static const sm80_variant k_variants[] = {
     SM80_VARIANT_N(FLASHC_DTYPE_BF16, bf16, 128, 128, 128),
     SM80_VARIANT(FLASHC_DTYPE_BF16, bf16, 128, 128),
     SM80_VARIANT_DEEP_PG(FLASHC_DTYPE_BF16, bf16, 128, 64, 3),
+    SM80_VARIANT_SK_F(FLASHC_DTYPE_BF16, bf16, 128, 32),
     SM80_VARIANT_SK(FLASHC_DTYPE_BF16, bf16, 128, 32),
     SM80_VARIANT_DEEP_F(FLASHC_DTYPE_BF16, bf16, 128, 64, 3),
     SM80_VARIANT_DEEP(FLASHC_DTYPE_BF16, bf16, 128, 64, 3),
@@ -230,12 +242,14 @@ static const sm80_variant k_variants[] = {
     SM80_VARIANT_SK_PG16(FLASHC_DTYPE_INT8, int8, 64, 16),      SM80_VARIANT_SK_PG16(FLASHC_DTYPE_INT8, int8, 128, 16),
     SM80_VARIANT_SK_PG(FLASHC_DTYPE_FP8_E4M3, e4m3, 64, 16), SM80_VARIANT_SK_PG(FLASHC_DTYPE_FP8_E4M3, e4m3, 128, 16),
     SM80_VARIANT_SK_PG(FLASHC_DTYPE_INT8, int8, 64, 16),      SM80_VARIANT_SK_PG(FLASHC_DTYPE_INT8, int8, 128, 16),
+    SM80_VARIANT_SK_F(FLASHC_DTYPE_FP8_E4M3, e4m3, 64, 32), SM80_VARIANT_SK_F(FLASHC_DTYPE_FP8_E4M3, e4m3, 128, 32),
+    SM80_VARIANT_SK_F(FLASHC_DTYPE_INT8, int8, 64, 32),      SM80_VARIANT_SK_F(FLASHC_DTYPE_INT8, int8, 128, 32),
     SM80_VARIANT_SK(FLASHC_DTYPE_FP8_E4M3, e4m3, 64, 32), SM80_VARIANT_SK(FLASHC_DTYPE_FP8_E4M3, e4m3, 128, 32),
     SM80_VARIANT_SK(FLASHC_DTYPE_INT8, int8, 64, 32),      SM80_VARIANT_SK(FLASHC_DTYPE_INT8, int8, 128, 32),
-    SM80_VARIANT_DEEP_PG(FLASHC_DTYPE_FP8_E4M3, e4m3, 64, 64, 8), SM80_VARIANT_SK(FLASHC_DTYPE_FP8_E4M3, e4m3, 64, 16), SM80_VARIANT_DEEP(FLASHC_DTYPE_FP8_E4M3, e4m3, 64, 64, 8),
-    SM80_VARIANT_DEEP_PG(FLASHC_DTYPE_FP8_E4M3, e4m3, 128, 64, 6), SM80_VARIANT_SK(FLASHC_DTYPE_FP8_E4M3, e4m3, 128, 16), SM80_VARIANT_DEEP(FLASHC_DTYPE_FP8_E4M3, e4m3, 128, 64, 6),
-    SM80_VARIANT_DEEP_PG(FLASHC_DTYPE_INT8, int8, 64, 64, 8),     SM80_VARIANT_SK(FLASHC_DTYPE_INT8, int8, 64, 16), SM80_VARIANT_DEEP(FLASHC_DTYPE_INT8, int8, 64, 64, 8),
-    SM80_VARIANT_DEEP_PG(FLASHC_DTYPE_INT8, int8, 128, 64, 6),    SM80_VARIANT_SK(FLASHC_DTYPE_INT8, int8, 128, 16), SM80_VARIANT_DEEP(FLASHC_DTYPE_INT8, int8, 128, 64, 6),
+    SM80_VARIANT_DEEP_PG(FLASHC_DTYPE_FP8_E4M3, e4m3, 64, 64, 8), SM80_VARIANT_SK_F(FLASHC_DTYPE_FP8_E4M3, e4m3, 64, 16), SM80_VARIANT_SK(FLASHC_DTYPE_FP8_E4M3, e4m3, 64, 16), SM80_VARIANT_DEEP(FLASHC_DTYPE_FP8_E4M3, e4m3, 64, 64, 8),
+    SM80_VARIANT_DEEP_PG(FLASHC_DTYPE_FP8_E4M3, e4m3, 128, 64, 6), SM80_VARIANT_SK_F(FLASHC_DTYPE_FP8_E4M3, e4m3, 128, 16), SM80_VARIANT_SK(FLASHC_DTYPE_FP8_E4M3, e4m3, 128, 16), SM80_VARIANT_DEEP(FLASHC_DTYPE_FP8_E4M3, e4m3, 128, 64, 6),
+    SM80_VARIANT_DEEP_PG(FLASHC_DTYPE_INT8, int8, 64, 64, 8),     SM80_VARIANT_SK_F(FLASHC_DTYPE_INT8, int8, 64, 16), SM80_VARIANT_SK(FLASHC_DTYPE_INT8, int8, 64, 16), SM80_VARIANT_DEEP(FLASHC_DTYPE_INT8, int8, 64, 64, 8),
+    SM80_VARIANT_DEEP_PG(FLASHC_DTYPE_INT8, int8, 128, 64, 6),    SM80_VARIANT_SK_F(FLASHC_DTYPE_INT8, int8, 128, 16), SM80_VARIANT_SK(FLASHC_DTYPE_INT8, int8, 128, 16), SM80_VARIANT_DEEP(FLASHC_DTYPE_INT8, int8, 128, 64, 6),
     /* two-slab 8-bit prefill tiles (see sm80_8bit_two_slab; int8 d64 has none: it lost everywhere) */
     SM80_VARIANT_NAMED(FLASHC_DTYPE_FP8_E4M3, 64, 128, SM80_KIND_8BIT_TWO_SLAB, flashc_sm80_fwd_e4m3_d64_m128),
     SM80_VARIANT_NAMED(FLASHC_DTYPE_FP8_E4M3, 128, 128, SM80_KIND_8BIT_TWO_SLAB, flashc_sm80_fwd_e4m3_d128_m128),
@@ -272,6 +286,22 @@ static int fast_kv_ok(const flashc_problem *p, int block_n)
     return p->kv_layout != FLASHC_KV_PAGED && p->k_stride[1] == p->v_stride[1] &&
            p->k_stride[1] <= INT32_MAX / block_n &&
            (p->d < 128 || (p->k_stride[0] == p->v_stride[0] && p->k_stride[2] == p->v_stride[2]));
+}
+
+/* fwd_splitk.cuh's sk_fast_ok on the host, for the lean-loader twins (_sk_f): non-paged K/V and, 8-bit,
+   every V^T chunk of 16 keys 16-byte aligned: the base and the outer strides are validated
+   (flashc_validate_gpu), so the d-row stride must be a multiple of 16 bytes and the keys of a
+   sequence must start at 0 (no varlen K, whose sequences start anywhere in the row). A layout
+   rule, so the plan still depends on the layout only; the twins have their tiles' geometry, so the
+   split count and the workspace do not change. Dev hook (not API): FLASHC_SM80_SK_FAST=0 keeps the
+   general tiles, for A/B. */
+static int sm80_sk_fast_ok(const flashc_problem *p)
+{
+    const char *e = getenv("FLASHC_SM80_SK_FAST");
+    if (e && atoi(e) == 0) return 0;
+    const int is8 = p->in_dtype == FLASHC_DTYPE_FP8_E4M3 || p->in_dtype == FLASHC_DTYPE_INT8;
+    if (p->kv_layout == FLASHC_KV_PAGED) return 0;
+    return !is8 || (p->kv_layout != FLASHC_KV_VARLEN && p->v_stride[2] % 16 == 0);
 }
 
 /* Every 16-key V^T chunk of a page-sub tile starts 16-byte aligned (pages of 2^k >= 16 keys; the
@@ -399,7 +429,9 @@ static int pick_variant(const flashc_problem *p, const flashc_device_info *dev, 
             continue;
         /* deep rings: the page-sub variant exactly when pages split its key blocks */
         const int pg16 = v->kind == SM80_KIND_SPLIT_KEYS_PAGE16;
-        const int sk = v->kind == SM80_KIND_SPLIT_KEYS || v->kind == SM80_KIND_SPLIT_KEYS_PAGE_SUB || pg16;
+        const int sk_f = v->kind == SM80_KIND_SPLIT_KEYS_FAST_KV;
+        const int sk = v->kind == SM80_KIND_SPLIT_KEYS || v->kind == SM80_KIND_SPLIT_KEYS_PAGE_SUB || pg16 || sk_f;
+        if (sk_f && !sm80_sk_fast_ok(p)) continue;
         const int pg = v->kind == SM80_KIND_DEEP_PAGE_SUB || v->kind == SM80_KIND_SPLIT_KEYS_PAGE_SUB || pg16;
         const int deep = v->kind == SM80_KIND_DEEP || deep_f || sk || pg;
         const int sub = deep ? page_sub_shift(p, v->block_n()) : 0;
@@ -428,16 +460,45 @@ static int pick_variant(const flashc_problem *p, const flashc_device_info *dev, 
         pl->block_m = v->block_m;
         pl->block_n = v->block_n();
         pl->smem = v->smem();
+        pl->split_keys = sk;
         return 1;
     }
     return 0;
 }
 
+/* CTAs per SM the key splits aim to fill. The split-key tiles that stream K/V at the memory's
+   pace (16-bit; 8-bit with at most 16 rows per KV head) want one: a second resident CTA per SM
+   brought no bandwidth, only more CTA starts, warp merges and partials to combine. H200, key splits
+   swept per shape (session 15): bf16 b 8 h 64/8 2 splits (128 CTAs) against 4, +3.6 to +4.2 % at
+   4k-32k, s_q 1 and 4; b 16 1 against 2, +5.6 %; fp8 b 8 s_q 1 +3.0 / +4.8 / +0.7 % at 4k / 8k /
+   32k, b 16 +5.9 %. 8-bit tiles of more rows (two 16-row tiles per KV head, or the 32-row tile) do
+   two or four times the math per byte and want two: fp8 b 8 8k s_q 4 on one per SM -13.9 %, b 8
+   32k s_q 4 (32-row tiles) -9.7 %. Dev hook (not API): FLASHC_SM80_SPLIT_CTAS_PER_SM=N. */
+#define SM80_STREAM_CTAS_PER_SM 1
+static int split_ctas_per_sm(const flashc_problem *p, const sm80_plan *pl)
+{
+    const char *e = getenv("FLASHC_SM80_SPLIT_CTAS_PER_SM");
+    if (e && atoi(e) > 0) return atoi(e);
+    const int is8 = p->in_dtype == FLASHC_DTYPE_FP8_E4M3 || p->in_dtype == FLASHC_DTYPE_INT8;
+    const int streams = pl->split_keys && (!is8 || (pl->grid_m == 1 && pl->block_m == SM80_SK_ROWS_8BIT));
+    return streams ? SM80_STREAM_CTAS_PER_SM : SM80_CTAS_PER_SM_TARGET;
+}
+
+/* Dev hook (not API), read on every call: FLASHC_SM80_SPLITS=N forces N key splits (clamped to the
+   key blocks and the grid limit), for A/B of the heuristic. */
 static int choose_splits(const flashc_problem *p, const flashc_device_info *dev, const sm80_plan *pl)
 {
     long long ctas = (long long)pl->grid_m * pl->grid_h * p->b;
     int n_blocks = (p->s_k + pl->block_n - 1) / pl->block_n;
-    long long slots = (long long)dev->num_sms * SM80_CTAS_PER_SM_TARGET;
+    const char *forced = getenv("FLASHC_SM80_SPLITS");
+    if (forced && atoi(forced) > 0) {
+        int s = atoi(forced);
+        if (s > SM80_MAX_SPLITS) s = SM80_MAX_SPLITS;
+        if (s > n_blocks) s = n_blocks > 0 ? n_blocks : 1;
+        while (s > 1 && (long long)p->b * s > SM80_MAX_GRID_YZ) --s;
+        return s;
+    }
+    long long slots = (long long)dev->num_sms * split_ctas_per_sm(p, pl);
     if (ctas <= 0 || ctas >= slots || n_blocks < 2 * SM80_MIN_BLOCKS_PER_SPLIT) return 1;
     int max_s = n_blocks / SM80_MIN_BLOCKS_PER_SPLIT;
     if (max_s > SM80_MAX_SPLITS) max_s = SM80_MAX_SPLITS;

@@ -1087,6 +1087,52 @@ static void sm80_8bit_sk32_cases(void)
     unsetenv("FLASHC_SM80_SK32");
 }
 
+/* The split-key tiles' lean-loader twins (_sk_f, fwd_splitk.cuh FWD_SK_FAST; sm80_launch.cu
+   sm80_sk_fast_ok): non-paged K/V and, 8-bit, V^T rows of a multiple of 16 bytes, which the grid's
+   odd key counts do not give. Key counts that are multiples of 16 with a partly filled last block,
+   seqused_k below s_k (an empty sequence included), split and unsplit keys, 1-64 rows (8-bit: one
+   to three 16-row tiles per KV head, and the 32-row tile forced with FLASHC_SM80_SK32=1), every
+   score transform, LSE, f16 output, determinism and graph capture; last, the first case again on the
+   general tile (FLASHC_SM80_SK_FAST=0). */
+static void sm80_sk_fast_cases(void)
+{
+    const flashc_dtype dts[4] = {FLASHC_DTYPE_BF16, FLASHC_DTYPE_F16, FLASHC_DTYPE_FP8_E4M3, FLASHC_DTYPE_INT8};
+    tcase c;
+    for (int t = 0; t < 4; ++t)
+        for (int d = 64; d <= 128; d *= 2) {
+            const flashc_dtype dt = dts[t];
+            const int is8 = dt == FLASHC_DTYPE_FP8_E4M3 || dt == FLASHC_DTYPE_INT8;
+            if (g_quick && d != 128) continue;
+            c = base_case(dt, d); c.b = 3; c.sq = is8 ? 1 : 3; c.sk = 4112; c.hkv = 2; c.hq = is8 ? 8 : 16; c.extra = 1;
+            named(&c, is8 ? "decode skf 4 rows sk4112" : "decode skf 24 rows sk4112"); run_case(c);
+            c = base_case(dt, d); c.b = 3; c.sq = 2; c.sk = 2048; c.hkv = 1; c.hq = 8; c.seqused = 1; c.causal = 1; c.wl = 300;
+            named(&c, "decode skf 16 rows seqused causal window"); run_case(c);
+            c = base_case(dt, d); c.b = 2; c.sq = 1; c.sk = 1024; c.hkv = 2; c.hq = 8; c.softcap = 6.0f;
+            c.alibi = ALIBI_BH; c.bias = BIAS_FULL;
+            named(&c, "decode skf softcap alibi bias"); run_case(c);
+            c = base_case(dt, d); c.b = 8; c.sq = 2; c.sk = 160; c.hkv = 4; c.hq = 16; c.out_dt = FLASHC_DTYPE_F16;
+            named(&c, "decode skf 8 rows sk160 no split"); run_case(c);
+            c = base_case(dt, d); c.b = 2; c.sq = 1; c.sk = 1504; c.hq = c.hkv = 3;
+            named(&c, "decode skf mha"); run_case(c);
+            if (is8) {
+                c = base_case(dt, d); c.b = 3; c.sq = 4; c.sk = 4144; c.hkv = 2; c.hq = 16;
+                named(&c, "decode skf 32 rows two tiles"); run_case(c);
+                c = base_case(dt, d); c.b = 2; c.sq = 5; c.sk = 1536; c.hkv = 2; c.hq = 16; c.causal = 1; c.lse = 1;
+                named(&c, "decode skf 40 rows three tiles causal"); run_case(c);
+                setenv("FLASHC_SM80_SK32", "1", 1);
+                c = base_case(dt, d); c.b = 3; c.sq = 4; c.sk = 2064; c.hkv = 2; c.hq = 16; c.seqused = 1;
+                named(&c, "decode skf sk32 32 rows seqused"); run_case(c);
+                c = base_case(dt, d); c.b = 2; c.sq = 8; c.sk = 1040; c.hkv = 1; c.hq = 8; c.causal = 1; c.softcap = 5.0f;
+                named(&c, "decode skf sk32 64 rows causal softcap"); run_case(c);
+                unsetenv("FLASHC_SM80_SK32");
+            }
+            setenv("FLASHC_SM80_SK_FAST", "0", 1);
+            c = base_case(dt, d); c.b = 3; c.sq = is8 ? 1 : 3; c.sk = 4112; c.hkv = 2; c.hq = is8 ? 8 : 16;
+            named(&c, "decode skf off 4112"); run_case(c);
+            unsetenv("FLASHC_SM80_SK_FAST");
+        }
+}
+
 /* Causal prefill on the FWD_LPT_TAIL tiles (d64's 128-row lean-mask twins; d128's two-slab and
    8-warp lean-mask tiles; d256's staggered and 8-warp lean-mask tiles): the grid's last (head, batch)
    pairs launch m-major, heaviest m-block first (sm80_launch.cu sm80_lpt_tail_pairs). The default
@@ -1176,6 +1222,7 @@ int main(int argc, char **argv)
     sm80_tile_cases();
     sm80_8bit_tile_cases();
     sm80_8bit_sk32_cases();
+    sm80_sk_fast_cases();
     sm80_lpt_cases();
     /* outside the support matrix: a backend may refuse (skipped), but must not misbehave */
     for (int k = 0; k < 2; ++k) {
