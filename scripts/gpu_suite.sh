@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # The whole GPU check in one call, for a machine with a CUDA GPU (the H200 device):
-#   scripts/gpu_suite.sh [--build-dir DIR] [--bench] [--bench-quick] [--bench-only]
+#   scripts/gpu_suite.sh [--build-dir DIR] [--bench] [--bench-quick] [--bench-only] [--part 1|2]
 # 1. builds (unless DIR already holds a build), for the local GPU's architecture only;
 # 2. reports the kernels' SASS (HGMMA/QGMMA = Hopper path, HMMA = mma.sync path);
 # 3. runs the C test suite (CPU and GPU tests) and the Python tests;
 # 4. with --bench, the benchmark beside PyTorch SDPA (cuDNN, flash); --bench-only skips step 3
 #    (tests and benchmark together take ~10 min on the H200: two device calls fit its limit);
+#    --part 1 runs steps 1-2 and the C tests, --part 2 the 99 KB-smem pass of test_gpu and the
+#    Python tests (then the benchmark if asked): the suite in two calls of under 10 minutes each;
 # and prints a short summary LAST. Logs go to $OUT/logs.tar.gz (if $OUT is set, as on the device
 # tool, which returns at most 8 files) or to DIR/logs; benchmark JSON/PNG/tables to $OUT or bench/results.
 set -uo pipefail
@@ -13,6 +15,7 @@ cd "$(dirname "$0")/.."
 BUILD=build-gpu
 BENCH=0
 TESTS=1
+PART=0
 BENCH_ARGS=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -20,6 +23,7 @@ while [ $# -gt 0 ]; do
     --bench) BENCH=1; shift ;;
     --bench-quick) BENCH=1; BENCH_ARGS+=(--quick); shift ;;
     --bench-only) BENCH=1; TESTS=0; shift ;;
+    --part) PART=$2; shift 2 ;;
     *) echo "unknown option $1"; exit 2 ;;
   esac
 done
@@ -45,8 +49,11 @@ if command -v cuobjdump >/dev/null; then
 fi
 
 fails=0
+C_TESTS=$TESTS; EXTRA_TESTS=$TESTS
+[ "$PART" = 1 ] && EXTRA_TESTS=0
+[ "$PART" = 2 ] && C_TESTS=0
 for t in "$BUILD"/tests/test_*; do
-  [ $TESTS -eq 1 ] || break
+  [ $C_TESTS -eq 1 ] || break
   [ -x "$t" ] || continue
   name=$(basename "$t")
   timeout 600 "$t" >"$LOG/$name.log" 2>&1
@@ -58,7 +65,7 @@ for t in "$BUILD"/tests/test_*; do
 done
 
 # the portable path as an sm_86/89 GPU (99 KB smem opt-in) would plan it, on this GPU
-if [ $TESTS -eq 1 ] && [ -x "$BUILD/tests/test_gpu" ]; then
+if [ $EXTRA_TESTS -eq 1 ] && [ -x "$BUILD/tests/test_gpu" ]; then
   FLASHC_SM80_SMEM_OPTIN=101376 timeout 600 "$BUILD/tests/test_gpu" --backend sm80 >"$LOG/test_gpu_smem99k.log" 2>&1
   rc=$?
   last=$(grep -E '^[A-Za-z_]*:? ?[0-9]+ passed, [0-9]+ failed' "$LOG/test_gpu_smem99k.log" | tail -1)
@@ -66,7 +73,7 @@ if [ $TESTS -eq 1 ] && [ -x "$BUILD/tests/test_gpu" ]; then
   note "test_gpu --backend sm80 as a 99 KB-smem GPU: rc=$rc ${last:-<no summary line>}"
 fi
 
-if [ $TESTS -eq 1 ] && python3 -c 'import torch, numpy, pytest' 2>/dev/null; then
+if [ $EXTRA_TESTS -eq 1 ] && python3 -c 'import torch, numpy, pytest' 2>/dev/null; then
   FLASHC_LIBRARY=$PWD/$lib PYTHONPATH=$PWD/python timeout 200 python3 -m pytest -q tests/python >"$LOG/pytest.log" 2>&1
   rc=$?
   [ $rc -eq 0 ] || { fails=$((fails + 1)); tail -30 "$LOG/pytest.log"; }
