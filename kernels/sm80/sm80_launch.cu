@@ -21,6 +21,7 @@
 #define SM80_WS_ALIGN 256
 #define SM80_MAX_BLOCK_N 128           /* key-block sizes of the variants (fwd_kernel.cuh BLOCK_N) */
 #define SM80_MIN_BLOCK_N 32
+#define SM80_CP_ASYNC_CHUNK_BYTES 16   /* one cp.async copy: a V^T chunk must start at a multiple */
 
 typedef cudaError_t (*sm80_fwd_fn)(const sm80_fwd_params *, int, int, int, cudaStream_t);
 
@@ -301,7 +302,7 @@ static int sm80_sk_fast_ok(const flashc_problem *p)
     if (e && atoi(e) == 0) return 0;
     const int is8 = p->in_dtype == FLASHC_DTYPE_FP8_E4M3 || p->in_dtype == FLASHC_DTYPE_INT8;
     if (p->kv_layout == FLASHC_KV_PAGED) return 0;
-    return !is8 || (p->kv_layout != FLASHC_KV_VARLEN && p->v_stride[2] % 16 == 0);
+    return !is8 || (p->kv_layout != FLASHC_KV_VARLEN && p->v_stride[2] % SM80_CP_ASYNC_CHUNK_BYTES == 0);
 }
 
 /* Every 16-key V^T chunk of a page-sub tile starts 16-byte aligned (pages of 2^k >= 16 keys; the
@@ -309,7 +310,8 @@ static int sm80_sk_fast_ok(const flashc_problem *p)
    no gather path. A stride, not the pointer, so the plan still depends on the layout only. */
 static int vt_chunks_aligned(const flashc_problem *p)
 {
-    return p->v_stride[0] % 16 == 0 && p->v_stride[1] % 16 == 0 && p->v_stride[2] % 16 == 0;
+    return p->v_stride[0] % SM80_CP_ASYNC_CHUNK_BYTES == 0 && p->v_stride[1] % SM80_CP_ASYNC_CHUNK_BYTES == 0 &&
+           p->v_stride[2] % SM80_CP_ASYNC_CHUNK_BYTES == 0;
 }
 
 /* The staggered d256 tile (64 x 64 keys, 4 warps, one K and one V buffer copied in turn,
