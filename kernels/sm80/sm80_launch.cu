@@ -23,6 +23,11 @@
 #define SM80_MIN_BLOCK_N 32
 #define SM80_CP_ASYNC_CHUNK_BYTES 16   /* one cp.async copy: a V^T chunk must start at a multiple */
 
+static int sm80_is_8bit(const flashc_problem *p)
+{
+    return p->in_dtype == FLASHC_DTYPE_FP8_E4M3 || p->in_dtype == FLASHC_DTYPE_INT8;
+}
+
 typedef cudaError_t (*sm80_fwd_fn)(const sm80_fwd_params *, int, int, int, cudaStream_t);
 
 typedef struct sm80_plan {
@@ -270,7 +275,7 @@ static const sm80_variant k_variants[] = {
 #define SM80_PAGE_SUB_MIN_KEYS_8BIT 16
 static int page_sub_shift(const flashc_problem *p, int block_n)
 {
-    const int is8 = p->in_dtype == FLASHC_DTYPE_FP8_E4M3 || p->in_dtype == FLASHC_DTYPE_INT8;
+    const int is8 = sm80_is_8bit(p);
     if (p->kv_layout != FLASHC_KV_PAGED || p->k_stride[0] != (int64_t)p->page_size * p->k_stride[1] ||
         (!p->v_transposed && p->v_stride[0] != (int64_t)p->page_size * p->v_stride[1]))
         return 0;
@@ -300,7 +305,7 @@ static int sm80_sk_fast_ok(const flashc_problem *p)
 {
     const char *e = getenv("FLASHC_SM80_SK_FAST");
     if (e && atoi(e) == 0) return 0;
-    const int is8 = p->in_dtype == FLASHC_DTYPE_FP8_E4M3 || p->in_dtype == FLASHC_DTYPE_INT8;
+    const int is8 = sm80_is_8bit(p);
     if (p->kv_layout == FLASHC_KV_PAGED) return 0;
     return !is8 || (p->kv_layout != FLASHC_KV_VARLEN && p->v_stride[2] % SM80_CP_ASYNC_CHUNK_BYTES == 0);
 }
@@ -411,7 +416,7 @@ static int sm80_sk32_rows(const flashc_problem *p, const flashc_device_info *dev
    shared memory allows. Returns 0 if none. */
 static int pick_variant(const flashc_problem *p, const flashc_device_info *dev, long long rows, sm80_plan *pl)
 {
-    const int is8 = p->in_dtype == FLASHC_DTYPE_FP8_E4M3 || p->in_dtype == FLASHC_DTYPE_INT8;
+    const int is8 = sm80_is_8bit(p);
     for (int i = 0; i < SM80_NUM_VARIANTS; ++i) {
         const sm80_variant *v = &k_variants[i];
         if (v->dt != p->in_dtype || v->d != p->d) continue;
@@ -481,7 +486,7 @@ static int split_ctas_per_sm(const flashc_problem *p, const sm80_plan *pl)
 {
     const char *e = getenv("FLASHC_SM80_SPLIT_CTAS_PER_SM");
     if (e && atoi(e) > 0) return atoi(e);
-    const int is8 = p->in_dtype == FLASHC_DTYPE_FP8_E4M3 || p->in_dtype == FLASHC_DTYPE_INT8;
+    const int is8 = sm80_is_8bit(p);
     const int streams = pl->split_keys && (!is8 || (pl->grid_m == 1 && pl->block_m == SM80_SK_ROWS_8BIT));
     return streams ? SM80_STREAM_CTAS_PER_SM : SM80_CTAS_PER_SM_TARGET;
 }
@@ -618,7 +623,7 @@ extern "C" flashc_status flashc_sm80_check(const flashc_problem *p, const flashc
     if (dev->cc_major < SM80_MIN_CC_MAJOR)
         return flashc_error(FLASHC_STATUS_NOT_SUPPORTED, "sm80: needs compute capability 8.0+, device has %d.%d",
                             dev->cc_major, dev->cc_minor);
-    const int is8 = p->in_dtype == FLASHC_DTYPE_FP8_E4M3 || p->in_dtype == FLASHC_DTYPE_INT8;
+    const int is8 = sm80_is_8bit(p);
     if (is8) {
         if (!FLASHC_SM80_ENABLE_8BIT)
             return flashc_error(FLASHC_STATUS_NOT_SUPPORTED,

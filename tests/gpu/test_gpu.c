@@ -1105,6 +1105,7 @@ static void sm80_sk_fast_cases(void)
             if (g_quick && d != 128) continue;
             c = base_case(dt, d); c.b = 3; c.sq = is8 ? 1 : 3; c.sk = 4112; c.hkv = 2; c.hq = is8 ? 8 : 16; c.extra = 1;
             named(&c, is8 ? "decode skf 4 rows sk4112" : "decode skf 24 rows sk4112"); run_case(c);
+            const tcase first = c;
             c = base_case(dt, d); c.b = 3; c.sq = 2; c.sk = 2048; c.hkv = 1; c.hq = 8; c.seqused = 1; c.causal = 1; c.wl = 300;
             named(&c, "decode skf 16 rows seqused causal window"); run_case(c);
             c = base_case(dt, d); c.b = 2; c.sq = 1; c.sk = 1024; c.hkv = 2; c.hq = 8; c.softcap = 6.0f;
@@ -1127,8 +1128,7 @@ static void sm80_sk_fast_cases(void)
                 unsetenv("FLASHC_SM80_SK32");
             }
             setenv("FLASHC_SM80_SK_FAST", "0", 1);
-            c = base_case(dt, d); c.b = 3; c.sq = is8 ? 1 : 3; c.sk = 4112; c.hkv = 2; c.hq = is8 ? 8 : 16;
-            named(&c, "decode skf off 4112"); run_case(c);
+            c = first; c.extra = 0; named(&c, "decode skf off 4112"); run_case(c);
             unsetenv("FLASHC_SM80_SK_FAST");
         }
 }
