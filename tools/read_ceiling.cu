@@ -8,7 +8,7 @@
      ldg         grid-stride 16-byte loads over K then V, 8 in flight per thread, 2 x SMs x 4 CTAs
      sk_ring     the split-key tile's copy pattern without its math: CTA (hk, b * splits + split)
                  streams its key range of K and V for one KV head through a 3-stage cp.async ring
-                 of 64-key blocks (128 threads, 104 KB smem, 2 CTAs per SM), splits 4 / 8 / 16
+                 of 64-key blocks (128 threads, 104 KB smem, 2 CTAs per SM), splits 1 / 2 / 4 / 8 / 16
    Build: nvcc -O2 -arch=sm_90a -o read_ceiling tools/read_ceiling.cu */
 #include <stdint.h>
 #include <stdio.h>
@@ -19,13 +19,27 @@
 #define FLUSH_BYTES (256u << 20)
 #define CHECK(x) do { cudaError_t e_ = (x); if (e_) { printf("%s: %s\n", #x, cudaGetErrorString(e_)); exit(1); } } while (0)
 
-/* decode layout: K and V [b, s_k, h_kv, d] bf16 */
+/* decode layout: K and V [b, s_k, h_kv, d], ELEM_BYTES each (default bf16; -D overrides, e.g. the fp8
+   d128 rows: -DELEM_BYTES=1 -DBLOCK_N=128 -DB=64, 128-byte rows in 128-key blocks) */
+#ifndef B
 #define B 8
+#endif
+#ifndef SK
 #define SK 4096
+#endif
+#ifndef HKV
 #define HKV 8
+#endif
+#ifndef D
 #define D 128
-#define ROW_BYTES (D * 2)
+#endif
+#ifndef ELEM_BYTES
+#define ELEM_BYTES 2
+#endif
+#define ROW_BYTES (D * ELEM_BYTES)
+#ifndef BLOCK_N
 #define BLOCK_N 64
+#endif
 #define STAGES 3
 #define THREADS 128
 #define BLOCK_BYTES (BLOCK_N * ROW_BYTES)               /* one of K or V */
@@ -137,15 +151,15 @@ int main(void)
     cudaStream_t s;
     CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
     const double traffic = 2.0 * bytes; /* K + V read (memcpy: K read + written) */
-    printf("decode layout b %d, s_k %d, h_kv %d, d %d: K+V %.1f MB; %d SMs; median of %d, L2 flushed\n", B, SK, HKV, D,
-           traffic / 1e6, nsm, REPS);
+    printf("decode layout b %d, s_k %d, h_kv %d, d %d x %d B, %d-key blocks: K+V %.1f MB; %d SMs; median of %d, L2 flushed\n",
+           B, SK, HKV, D, ELEM_BYTES, BLOCK_N, traffic / 1e6, nsm, REPS);
     float t = timed(flush, s, 0, k, v, scratch, 0, sink, nsm);
     printf("  %-22s %8.2f us\n", "empty kernel", t * 1e3);
     t = timed(flush, s, 1, k, v, scratch, 0, sink, nsm);
-    printf("  %-22s %8.2f us  %6.0f GB/s (read + write)\n", "memcpy 67 MB", t * 1e3, traffic / (t * 1e-3) / 1e9);
+    printf("  %-22s %8.2f us  %6.0f GB/s (read + write)\n", "memcpy of K", t * 1e3, traffic / (t * 1e-3) / 1e9);
     t = timed(flush, s, 2, k, v, scratch, 0, sink, nsm);
     printf("  %-22s %8.2f us  %6.0f GB/s\n", "ldg grid-stride", t * 1e3, traffic / (t * 1e-3) / 1e9);
-    for (int splits = 2; splits <= 16; splits *= 2) {
+    for (int splits = 1; splits <= 16; splits *= 2) {
         t = timed(flush, s, 3, k, v, scratch, splits, sink, nsm);
         printf("  sk_ring splits %-7d %8.2f us  %6.0f GB/s (%d CTAs of %d blocks)\n", splits, t * 1e3,
                traffic / (t * 1e-3) / 1e9, HKV * B * splits, SK / BLOCK_N / splits);

@@ -12,6 +12,9 @@
 #define FWD_MIN_ARCH 900
 #define FWD_WARP_SPLIT_KEYS 1
 #define FWD_SK_ROW_GROUPS 2
+#ifndef FWD_SK_FAST
+#define FWD_Q_RAW_REGS 1 /* beside the general loader, f16 Q fragments in registers spilled 36 bytes */
+#endif
 #define FWD_NAME FWD_SK_NAME(flashc_sm80_fwd_e4m3_d128_m32_sk) /* _f: its FWD_SK_FAST twin */
 #include "sm80/fwd_kernel.cuh"
 #endif

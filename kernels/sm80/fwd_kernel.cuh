@@ -167,6 +167,28 @@ typedef uint16_t elem_t;
 #define WARP_LANES 32
 #define MMA_ROW_HALF 8                            /* accumulator rows g and g + 8 */
 #define LDSM_ROWS 8                               /* rows of one ldmatrix 8x8 matrix */
+/* S_KEY(f, t, e): the key (within the warp's slice of the block) of accumulator element e of S
+   tile f in quad lane t; K_LDSM_ROW(lane): the K row of the block's 16-key group that lane
+   addresses in the Q.K^T ldmatrix (matrices: tile 2q keys, chunk 0 | 1; tile 2q+1 keys, chunk 0 | 1).
+   16-bit: tile f column c is key 8f + c. 8-bit: keys are permuted inside each 16-key group so that
+   a thread's accumulators of tiles 2q, 2q+1 hold keys 16q + 4t .. 4t+3, the 8-bit A-fragment
+   order of P: P then needs no shuffles before P.V (compute_pv_vt). Tile 2q + r takes the pair
+   4t + 2r + {0, 1}, or with K_PAIR_SWAP 4t + 2(r ^ t / 2) + {0, 1}: each ldmatrix matrix's 8 rows
+   then differ in row % 8 (rows {0,1,4,5,10,11,14,15} and {2,3,6,7,8,9,12,13}) and read K without
+   bank conflicts under the 8-row chunk swizzle, where the plain pairing's rows {0,1,4,5,8,9,12,13}
+   conflict two-way; lanes t >= 2 then reorder their P pairs. H200 prefill against the shuffles
+   (docs/sm80.md, session 16): int8 plain -5.4 % d128 causal, -2.4 % d256; swapped +3.4 % d256,
+   +3.7 % d64. e4m3 on sm_90 (E4M3_VIA_F16) keeps the plain pairing: its P reorder is 4 selects
+   per 16 keys, and plain read +8.1-8.8 % d128 where swapped read +5.0-7.6 %. */
+#if IS_8BIT
+#define S_KEY(f, t, e) (((f) >> 1) * 2 * MMA_N + 4 * (t) + 2 * (((f) & 1) ^ (K_PAIR_SWAP & ((t) >> 1))) + (e))
+#define K_LDSM_ROW(lane)                                                                                   \
+    (4 * (((lane) % LDSM_ROWS) >> 1) + 2 * (((lane) / (2 * LDSM_ROWS)) ^ (K_PAIR_SWAP & (((lane) % LDSM_ROWS) >> 2))) + \
+     ((lane) & 1))
+#else
+#define S_KEY(f, t, e) ((f) * MMA_N + 2 * (t) + (e))
+#define K_LDSM_ROW(lane) (((lane) % LDSM_ROWS) + ((lane) / (2 * LDSM_ROWS)) * LDSM_ROWS)
+#endif
 #define WARP_ROWS (MMA_M * M_SLABS)
 #define BLOCK_M (NUM_WARPS * WARP_ROWS)
 #define ROWS_PER_THREAD (2 * M_SLABS)             /* accumulator rows g and g+8 of each slab */
@@ -254,7 +276,19 @@ typedef uint16_t elem_t;
 #define OUT_CHUNKS_PER_THREAD (BLOCK_M * OUT_ROW_CHUNKS / NUM_THREADS)
 #define TILE_Q_ELEMS (BLOCK_M * D)
 #define TILE_KV_ELEMS (BLOCK_N * D)
-#define SMEM_BYTES ((TILE_Q_ELEMS + 2 * STAGES * TILE_KV_ELEMS) * ELEM_BYTES)
+/* Q_F16_SMEM (e4m3 warps of two slabs: the 128-row prefill tiles, the 32-row split-key twins):
+   on sm_90 (E4M3_VIA_F16) Q.K^T takes Q from an f16 copy, converted once per CTA in the MMA's k
+   order (q_to_f16_smem), where converting each 8-bit fragment per key block was a third of such a
+   warp's conversions. The copy (BLOCK_M x D f16) follows the K/V ring; sm_89 leaves it unused. */
+#if defined(FWD_E4M3) && FWD_M_SLABS == 2
+#define Q_F16_SMEM 1
+#define Q_F16_BYTES (BLOCK_M * D * 2)
+#else
+#define Q_F16_SMEM 0
+#define Q_F16_BYTES 0
+#endif
+#define KV_RING_END_BYTES ((TILE_Q_ELEMS + 2 * STAGES * TILE_KV_ELEMS) * ELEM_BYTES)
+#define SMEM_BYTES (KV_RING_END_BYTES + Q_F16_BYTES)
 /* Shared memory a block may opt into on the arch being compiled (sm_80/87 163 KB, sm_86/89 99 KB,
    sm_90 227 KB). A variant above it is never launched there (the host compares with the device's
    opt-in), so it compiles to an empty body rather than code ptxas spills (the 8-warp tiles on
@@ -371,6 +405,10 @@ typedef uint16_t elem_t;
 #endif
 #endif
 
+/* QK_A_WORDS: registers of one Q.K^T A fragment as the MMA consumes it (4; 8 where e4m3 is
+   converted to f16 first). PV_A_WORDS: the same for P in P.V. */
+#define QK_A_WORDS 4
+#define PV_A_WORDS 4
 #if defined(FWD_E4M3) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 890
 /* e4m3 mma/cvt need sm_89: this arch's kernel is an empty body (check() refuses cc < 8.9). */
 #define FWD_ARCH_LACKS_E4M3 1
@@ -380,21 +418,32 @@ typedef uint16_t elem_t;
 #elif defined(FWD_E4M3) && __CUDA_ARCH__ >= 900
 /* sm_90 has no e4m3 mma.sync in hardware: ptxas expands each m16n8k32.e4m3 into two HMMA.16816
    from a zero accumulator and four FADDs into D (4 FADDs per 2 HMMA in the loop's SASS). Here the
-   fragments are converted explicitly (exact: every e4m3 is an f16; the compiler shares a
-   conversion between the MMAs that reuse a fragment) and both f16 MMAs accumulate into D. Inside
-   a 32-wide k step, A and B permute k alike (a reduction allows it): f16 k step h takes bytes
-   {4t, 4t+1} of register h as k {2t, 2t+1} and bytes {4t+2, 4t+3} as k {2t+8, 2t+9}. */
+   fragments are converted explicitly (exact: every e4m3 is an f16) and both f16 MMAs accumulate
+   into D. Inside a 32-wide k step, A and B permute k alike (a reduction allows it): f16 k step h
+   takes bytes {4t, 4t+1} of register h as k {2t, 2t+1} and bytes {4t+2, 4t+3} as k {2t+8, 2t+9}.
+   A arrives converted (E4M3_VIA_F16): Q once per CTA (qk_a_from_e4m3), P packed from f32
+   straight to f16 (never rounded to e4m3 here; sm_89 rounds it to e4m3 for its native MMA). */
+#define E4M3_VIA_F16 1
+#undef QK_A_WORDS
+#undef PV_A_WORDS
+#define QK_A_WORDS 8
+#define PV_A_WORDS 8
 static __device__ __forceinline__ uint32_t e4m3_lo_f16x2(uint32_t x) { return cvt_rn_f16x2_e4m3x2(x, 0); }
 static __device__ __forceinline__ uint32_t e4m3_hi_f16x2(uint32_t x) { return cvt_rn_f16x2_e4m3x2(x, 1); }
-static __device__ __forceinline__ void mma_e4m3_via_f16(float d[4], const uint32_t a[4], uint32_t b0, uint32_t b1)
+/* an 8-bit A fragment (m16 x k32) -> the two f16 k-steps' A fragments, k permuted as above */
+static __device__ __forceinline__ void qk_a_from_e4m3(uint32_t ah[QK_A_WORDS], const uint32_t a[4])
 {
-    const uint32_t a_k0[4] = {e4m3_lo_f16x2(a[0]), e4m3_lo_f16x2(a[1]), e4m3_hi_f16x2(a[0]), e4m3_hi_f16x2(a[1])};
-    mma_m16n8k16_row_col_f32_f16_f16_f32(d, a_k0, e4m3_lo_f16x2(b0), e4m3_hi_f16x2(b0));
-    const uint32_t a_k1[4] = {e4m3_lo_f16x2(a[2]), e4m3_lo_f16x2(a[3]), e4m3_hi_f16x2(a[2]), e4m3_hi_f16x2(a[3])};
-    mma_m16n8k16_row_col_f32_f16_f16_f32(d, a_k1, e4m3_lo_f16x2(b1), e4m3_hi_f16x2(b1));
+    ah[0] = e4m3_lo_f16x2(a[0]), ah[1] = e4m3_lo_f16x2(a[1]), ah[2] = e4m3_hi_f16x2(a[0]), ah[3] = e4m3_hi_f16x2(a[1]);
+    ah[4] = e4m3_lo_f16x2(a[2]), ah[5] = e4m3_lo_f16x2(a[3]), ah[6] = e4m3_hi_f16x2(a[2]), ah[7] = e4m3_hi_f16x2(a[3]);
 }
-#define MMA_16816 mma_e4m3_via_f16
-#define PV_MMA mma_e4m3_via_f16
+/* D += A (two converted f16 k-steps) x B (e4m3 k32 fragment, converted here) */
+static __device__ __forceinline__ void mma_f16_e4m3_via_f16(float d[4], const uint32_t ah[8], uint32_t b0, uint32_t b1)
+{
+    mma_m16n8k16_row_col_f32_f16_f16_f32(d, ah, e4m3_lo_f16x2(b0), e4m3_hi_f16x2(b0));
+    mma_m16n8k16_row_col_f32_f16_f16_f32(d, ah + 4, e4m3_lo_f16x2(b1), e4m3_hi_f16x2(b1));
+}
+#define MMA_16816 mma_f16_e4m3_via_f16
+#define PV_MMA mma_f16_e4m3_via_f16
 #define P_EXP_OFFSET 8.f                          /* FA3 max offset: P <= 2^8 fits e4m3 (max 448) */
 #elif defined(FWD_E4M3)
 #define MMA_16816 mma_m16n8k32_row_col_f32_e4m3_e4m3_f32
@@ -410,6 +459,18 @@ static __device__ __forceinline__ void mma_e4m3_via_f16(float d[4], const uint32
 #else
 #define MMA_16816 mma_m16n8k16_row_col_f32_f16_f16_f32
 #define PACK_INPUT cvt_rn_f16x2_f32
+#endif
+#ifndef E4M3_VIA_F16
+#define E4M3_VIA_F16 0
+#endif
+#define K_PAIR_SWAP (IS_8BIT && !E4M3_VIA_F16) /* see S_KEY */
+/* QF_WORDS: registers per k step of the Q fragments a Q_IN_REGS warp keeps: converted ones
+   (QK_A_WORDS), or the 8-bit ones converted at each use (FWD_Q_RAW_REGS, for a variant whose 16
+   more registers would spill) */
+#if E4M3_VIA_F16 && defined(FWD_Q_RAW_REGS)
+#define QF_WORDS 4
+#else
+#define QF_WORDS QK_A_WORDS
 #endif
 #if IS_8BIT && !defined(FWD_E4M3)
 #define P_EXP_OFFSET 0.f
@@ -1154,9 +1215,67 @@ static __device__ __forceinline__ void load_q_frag(uint32_t a[4], uint32_t sQ_ad
     ldmatrix_sync_aligned_m8n8_x4_shared_b16(a, sQ_addr + swz(row, ch) * ELEM_BYTES);
 }
 
+#if Q_F16_SMEM && E4M3_VIA_F16
+#define Q_F16_CHUNK_ELEMS 8 /* f16 per 16-byte chunk of the copy */
+/* u16 offset of 16-byte chunk `chunk` of row `row` in the f16 Q copy (rows of D f16, the 8 x 8
+   chunk XOR swizzle of the tiles) */
+static __device__ __forceinline__ int swz_qh(int row, int chunk)
+{
+    return row * D + (chunk & ~SWIZZLE_ROWS_MASK) * Q_F16_CHUNK_ELEMS +
+           ((chunk & SWIZZLE_ROWS_MASK) ^ (row & SWIZZLE_ROWS_MASK)) * Q_F16_CHUNK_ELEMS;
+}
+
+/* This thread's Q chunks (the ones load_q_tile copied: chunk tid + it * NUM_THREADS), landed, to
+   the f16 copy: 8-bit chunk c of a row (dims 16c + 4t .. 4t+3 in word t) becomes f16 chunks 2c
+   (word t's low half: dims 4t, 4t+1 at f16 k 2t, 2t+1) and 2c + 1 (high halves: k 2t+8, 2t+9 of
+   the f16 k step), qk_a_from_e4m3's order. A block barrier must follow before any warp reads. */
+static __device__ __forceinline__ void q_to_f16_smem(const elem_t *sQ, uint16_t *sQh, int tid)
+{
+#pragma unroll
+    for (int it = 0; it < Q_CHUNKS_PER_THREAD; ++it) {
+        const int idx = tid + it * NUM_THREADS, row = idx / ROW_CHUNKS, ch = idx % ROW_CHUNKS;
+        const uint4 w = *(const uint4 *)(sQ + swz(row, ch));
+        const uint4 lo = make_uint4(e4m3_lo_f16x2(w.x), e4m3_lo_f16x2(w.y), e4m3_lo_f16x2(w.z), e4m3_lo_f16x2(w.w));
+        const uint4 hi = make_uint4(e4m3_hi_f16x2(w.x), e4m3_hi_f16x2(w.y), e4m3_hi_f16x2(w.z), e4m3_hi_f16x2(w.w));
+        *(uint4 *)(sQh + swz_qh(row, 2 * ch)) = lo;
+        *(uint4 *)(sQh + swz_qh(row, 2 * ch + 1)) = hi;
+    }
+}
+#endif
+
+/* The same fragment as the Q.K^T MMA consumes it (E4M3_VIA_F16: converted to f16; Q_F16_SMEM:
+   sQ_addr is the f16 copy, read as the two f16 k steps' fragments). */
+static __device__ __forceinline__ void load_qk_a(uint32_t a[QK_A_WORDS], uint32_t sQ_addr, int warp, int lane, int kk,
+                                                 int sl)
+{
+#if Q_F16_SMEM && E4M3_VIA_F16
+    const int row = warp * WARP_ROWS + sl * MMA_M + (lane % LDSM_ROWS) + ((lane / LDSM_ROWS) & 1) * LDSM_ROWS;
+#pragma unroll
+    for (int h = 0; h < 2; ++h) /* f16 k step h of the 32-wide step kk: copy chunks 4kk + 2h, +1 */
+        ldmatrix_sync_aligned_m8n8_x4_shared_b16(
+            a + 4 * h, sQ_addr + swz_qh(row, 2 * (kk * CHUNKS_PER_K_STEP + h) + lane / (2 * LDSM_ROWS)) * 2);
+#elif E4M3_VIA_F16
+    uint32_t raw[4];
+    load_q_frag(raw, sQ_addr, warp, lane, kk, sl);
+    qk_a_from_e4m3(a, raw);
+#else
+    load_q_frag(a, sQ_addr, warp, lane, kk, sl);
+#endif
+}
+
+/* Q_IN_REGS: this warp's Q fragment at k step kk as it keeps it (QF_WORDS) */
+static __device__ __forceinline__ void load_qf(uint32_t qf[QF_WORDS], uint32_t sQ_addr, int warp, int lane, int kk)
+{
+#if QF_WORDS != QK_A_WORDS
+    load_q_frag(qf, sQ_addr, warp, lane, kk, 0);
+#else
+    load_qk_a(qf, sQ_addr, warp, lane, kk, 0);
+#endif
+}
+
 static __device__ __forceinline__ void compute_qk(float S[M_SLABS][S_FRAGS][4],
 #if Q_IN_REGS
-                                                  const uint32_t qf[K_STEPS_QK][4],
+                                                  const uint32_t qf[K_STEPS_QK][QF_WORDS],
 #endif
                                                   uint32_t sQ_addr, uint32_t sK_addr, int warp, int lane)
 {
@@ -1175,16 +1294,19 @@ static __device__ __forceinline__ void compute_qk(float S[M_SLABS][S_FRAGS][4],
 #endif
     FWD_PRAGMA(unroll QK_UNROLL)
     for (int kk = 0; kk < K_STEPS_QK; ++kk) {
-        uint32_t a[M_SLABS][4];
+        uint32_t a[M_SLABS][QK_A_WORDS];
 #pragma unroll
         for (int sl = 0; sl < M_SLABS; ++sl) {
-#if Q_IN_REGS
-            a[sl][0] = qf[kk][0], a[sl][1] = qf[kk][1], a[sl][2] = qf[kk][2], a[sl][3] = qf[kk][3];
+#if Q_IN_REGS && QF_WORDS != QK_A_WORDS
+            qk_a_from_e4m3(a[sl], qf[kk]);
+#elif Q_IN_REGS
+#pragma unroll
+            for (int w = 0; w < QK_A_WORDS; ++w) a[sl][w] = qf[kk][w];
 #elif LEAN_2STAGE
             ldmatrix_sync_aligned_m8n8_x4_shared_b16(
                 a[sl], swz_step_addr(sQ_addr + lane_q, kk * CHUNKS_PER_K_STEP) + sl * MMA_M * ROW_BYTES);
 #else
-            load_q_frag(a[sl], sQ_addr, warp, lane, kk, sl);
+            load_qk_a(a[sl], sQ_addr, warp, lane, kk, sl);
 #endif
         }
 #pragma unroll
@@ -1194,7 +1316,7 @@ static __device__ __forceinline__ void compute_qk(float S[M_SLABS][S_FRAGS][4],
 #if LEAN_2STAGE
             const uint32_t k_addr = swz_step_addr(sK_addr + lane_k, kk * CHUNKS_PER_K_STEP) + nn * 2 * MMA_N * ROW_BYTES;
 #else
-            int row = nn * 2 * MMA_N + (lane % LDSM_ROWS) + (lane / (2 * LDSM_ROWS)) * LDSM_ROWS;
+            int row = nn * 2 * MMA_N + K_LDSM_ROW(lane);
             int ch = kk * CHUNKS_PER_K_STEP + ((lane / LDSM_ROWS) & 1);
             const uint32_t k_addr = sK_addr + swz(row, ch) * ELEM_BYTES;
 #endif
@@ -1230,7 +1352,7 @@ static __device__ __forceinline__ void score_transform(const sm80_fwd_params *pr
 #pragma unroll
             for (int e2 = 0; e2 < 2; ++e2) {
                 const int e = 2 * k + e2;
-                const int j = j0 + f * MMA_N + 2 * (lane & 3) + e2;
+                const int j = j0 + S_KEY(f, lane & 3, e2);
                 float x = S[sl][f][e];
                 if (transform) {
 #if IS_8BIT
@@ -1322,7 +1444,9 @@ static __device__ __forceinline__ void online_softmax(float S[M_SLABS][S_FRAGS][
 }
 
 /* ---- Consumer: O += P V (P re-used from the S accumulators as A fragments) ------------------ */
-#if IS_8BIT
+#if IS_8BIT && !E4M3_VIA_F16
+#define BYTE_PERM_PAIRS 0x5410         /* x.b0 x.b1 y.b0 y.b1 */
+#define BYTE_PERM_PAIRS_SWAPPED 0x1054 /* y.b0 y.b1 x.b0 x.b1 */
 /* Two P values -> two bytes (byte 0 = lo). */
 static __device__ __forceinline__ uint32_t pack_p2(float lo, float hi)
 {
@@ -1334,38 +1458,42 @@ static __device__ __forceinline__ uint32_t pack_p2(float lo, float hi)
     return (uint32_t)__float2int_rn(lo * P_U8_SCALE) | ((uint32_t)__float2int_rn(hi * P_U8_SCALE) << 8);
 #endif
 }
+#endif
 
-#define QUAD_LANE_MASK 3
-#define BYTE_PERM_LO_HALVES 0x5410 /* x.b0 x.b1 y.b0 y.b1 */
-#define BYTE_PERM_HI_HALVES 0x7632 /* x.b2 x.b3 y.b2 y.b3 */
-/* w holds this thread's P bytes for keys {2t, 2t+1, 2t+8, 2t+9} of a 16-key group; return the
-   bytes of keys {4t..4t+3}, the 8-bit A-fragment order: keys 4t, 4t+1 sit in lane (2t) & 3 (low
-   half for t < 2, high half beyond), keys 4t+2, 4t+3 in lane (2t+1) & 3. */
-static __device__ __forceinline__ uint32_t p_to_a_order(uint32_t w, int lane)
-{
-    const int t = lane & QUAD_LANE_MASK, base = lane & ~QUAD_LANE_MASK;
-    uint32_t x = __shfl_sync(FLASHC_FULL_WARP_MASK, w, base | ((2 * t) & QUAD_LANE_MASK));
-    uint32_t y = __shfl_sync(FLASHC_FULL_WARP_MASK, w, base | ((2 * t + 1) & QUAD_LANE_MASK));
-    return __byte_perm(x, y, t < 2 ? BYTE_PERM_LO_HALVES : BYTE_PERM_HI_HALVES);
-}
+#if IS_8BIT
 
 /* kc0: first V^T chunk of the keys S covers (0; a split-key warp's slice: the swizzle XORs chunk
    bits, so the slice is selected by chunk index, not by a byte offset). */
 static __device__ __forceinline__ void compute_pv_vt(const float S[M_SLABS][S_FRAGS][4], float O[M_SLABS][O_FRAGS][4],
                                                      uint32_t sVt_addr, int lane, int kc0)
 {
+#if K_PAIR_SWAP
+    /* S_KEY: lanes t >= 2 hold keys 4t, 4t+1 in tile j+1 and 4t+2, 4t+3 in tile j */
+    const uint32_t order = (lane & 3) >> 1 ? BYTE_PERM_PAIRS_SWAPPED : BYTE_PERM_PAIRS;
+#elif IS_8BIT && !E4M3_VIA_F16
+    const uint32_t order = BYTE_PERM_PAIRS;
+#endif
 #pragma unroll
     for (int kk = 0; kk < K_STEPS_PV; ++kk) {
-        uint32_t a[M_SLABS][4];
+        /* tiles j, j+1 of a 16-key group hold keys 4t..4t+3 of it (S_KEY): no shuffles */
+        uint32_t a[M_SLABS][PV_A_WORDS];
 #pragma unroll
         for (int sl = 0; sl < M_SLABS; ++sl) {
 #pragma unroll
             for (int hf = 0; hf < 2; ++hf) {
-                const int j = kk * (MMA_K / MMA_N) + 2 * hf; /* first n8 block of this 16-key group */
-                uint32_t w_g = pack_p2(S[sl][j][0], S[sl][j][1]) | (pack_p2(S[sl][j + 1][0], S[sl][j + 1][1]) << 16);
-                uint32_t w_g8 = pack_p2(S[sl][j][2], S[sl][j][3]) | (pack_p2(S[sl][j + 1][2], S[sl][j + 1][3]) << 16);
-                a[sl][2 * hf] = p_to_a_order(w_g, lane);      /* row g,     keys 16hf + 4t.. */
-                a[sl][2 * hf + 1] = p_to_a_order(w_g8, lane); /* row g + 8, keys 16hf + 4t.. */
+                const int j = kk * (MMA_K / MMA_N) + 2 * hf; /* first n8 tile of this 16-key group */
+#if E4M3_VIA_F16
+                /* f16 k step hf: k {2t, 2t+1} = keys 4t, 4t+1, k {2t+8, 2t+9} = keys 4t+2, 4t+3 */
+                a[sl][4 * hf + 0] = cvt_rn_f16x2_f32(S[sl][j][0], S[sl][j][1]); /* row g */
+                a[sl][4 * hf + 1] = cvt_rn_f16x2_f32(S[sl][j][2], S[sl][j][3]); /* row g + 8 */
+                a[sl][4 * hf + 2] = cvt_rn_f16x2_f32(S[sl][j + 1][0], S[sl][j + 1][1]);
+                a[sl][4 * hf + 3] = cvt_rn_f16x2_f32(S[sl][j + 1][2], S[sl][j + 1][3]);
+#else
+                /* row g, then row g + 8: bytes of keys 16hf + 4t .. 4t+3 */
+                a[sl][2 * hf] = __byte_perm(pack_p2(S[sl][j][0], S[sl][j][1]), pack_p2(S[sl][j + 1][0], S[sl][j + 1][1]), order);
+                a[sl][2 * hf + 1] =
+                    __byte_perm(pack_p2(S[sl][j][2], S[sl][j][3]), pack_p2(S[sl][j + 1][2], S[sl][j + 1][3]), order);
+#endif
             }
         }
 #pragma unroll
@@ -1592,7 +1720,7 @@ static __device__ __forceinline__ void block_scores(const sm80_fwd_params *prm, 
                                                     float S[M_SLABS][S_FRAGS][4], float O[M_SLABS][O_FRAGS][4],
                                                     float m[ROWS_PER_THREAD], float l[ROWS_PER_THREAD], float mult,
 #if Q_IN_REGS
-                                                    const uint32_t qf[K_STEPS_QK][4],
+                                                    const uint32_t qf[K_STEPS_QK][QF_WORDS],
 #endif
                                                     uint32_t sQ_addr, uint32_t sK_addr, int n, int warp, int lane)
 {
@@ -1638,7 +1766,12 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_CTAS_PER_SM) FWD_KERNEL(const
     float m[ROWS_PER_THREAD], l[ROWS_PER_THREAD];
     init_accumulators(O, m, l);
     const float mult = score_mult(&prm, &c);
+#if Q_F16_SMEM && E4M3_VIA_F16
+    uint16_t *sQh = (uint16_t *)((char *)smem + KV_RING_END_BYTES); /* Q.K^T reads Q from here */
+    const uint32_t sQ_addr = cvta_to_shared_u32(sQh);
+#else
     const uint32_t sQ_addr = cvta_to_shared_u32(sQ);
+#endif
     const int count = b_hi - b_lo;
 #if FWD_SKIP_IDLE_WARPS
     /* A warp whose rows all lie past the sequence (decode: 4 of 64 rows are real) skips the math;
@@ -1648,7 +1781,7 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_CTAS_PER_SM) FWD_KERNEL(const
 
     if (count > 0) {
 #if Q_IN_REGS
-        uint32_t qf[K_STEPS_QK][4];
+        uint32_t qf[K_STEPS_QK][QF_WORDS];
 #endif
 #if LEAN_2STAGE
         const kv_bases kvb = kv_cta_bases(&prm, &c);
@@ -1671,7 +1804,7 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_CTAS_PER_SM) FWD_KERNEL(const
 #if Q_IN_REGS
             if (it == 0) {
 #pragma unroll
-                for (int kk = 0; kk < K_STEPS_QK; ++kk) load_q_frag(qf[kk], sQ_addr, warp, lane, kk, 0);
+                for (int kk = 0; kk < K_STEPS_QK; ++kk) load_qf(qf[kk], sQ_addr, warp, lane, kk);
             }
 #endif
             float S[M_SLABS][S_FRAGS][4];
@@ -1724,6 +1857,9 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_CTAS_PER_SM) FWD_KERNEL(const
         for (int it = 0; it < count; ++it) {
             const int n = b_hi - 1 - it, stage = it % STAGES;
             CP_ASYNC_WAIT_GROUP(STAGES - 2);
+#if Q_F16_SMEM && E4M3_VIA_F16
+            if (it == 0) q_to_f16_smem(sQ, sQh, tid); /* this thread's Q chunks landed; the barrier follows */
+#endif
             /* Block `it` landed for every thread, and every warp is done with block it-1's buffers. */
             __syncthreads();
             TT_STAMP_LOOP(it, count);
@@ -1755,7 +1891,7 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_CTAS_PER_SM) FWD_KERNEL(const
 #if Q_IN_REGS
             if (it == 0) {
 #pragma unroll
-                for (int kk = 0; kk < K_STEPS_QK; ++kk) load_q_frag(qf[kk], sQ_addr, warp, lane, kk, 0);
+                for (int kk = 0; kk < K_STEPS_QK; ++kk) load_qf(qf[kk], sQ_addr, warp, lane, kk);
             }
 #endif
             float S[M_SLABS][S_FRAGS][4];

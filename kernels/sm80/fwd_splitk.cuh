@@ -393,14 +393,19 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_CTAS_PER_SM) FWD_KERNEL(const
     float m[ROWS_PER_THREAD], l[ROWS_PER_THREAD];
     init_accumulators(O, m, l);
     const float mult = score_mult(&prm, &c);
+#if Q_F16_SMEM && E4M3_VIA_F16
+    uint16_t *sQh = (uint16_t *)((char *)smem + KV_RING_END_BYTES); /* Q.K^T reads Q from here */
+    const uint32_t sQ_addr = cvta_to_shared_u32(sQh);
+#else
     const uint32_t sQ_addr = cvta_to_shared_u32(sQ);
+#endif
     const int count = b_hi - b_lo;
     const int rg = SK_ROW_GROUP(warp);                 /* this warp's row group */
     const int kw = SK_KEY_GROUP(warp) * KEYS_PER_WARP; /* its first key within a block */
 
     if (count > 0) {
 #if Q_IN_REGS
-        uint32_t qf[K_STEPS_QK][4];
+        uint32_t qf[K_STEPS_QK][QF_WORDS];
 #endif
 #if FWD_PAGE_SUB /* the page-sub twin (host: paged K/V whose 2^k-key pages split a block) has one loader */
         const sk_bases kvb = sk_cta_bases_paged(&prm, &c);
@@ -428,6 +433,9 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_CTAS_PER_SM) FWD_KERNEL(const
         for (int it = 0; it < count; ++it) {
             const int n = b_hi - 1 - it, stage = it % STAGES;
             CP_ASYNC_WAIT_GROUP(STAGES - 2);
+#if Q_F16_SMEM && E4M3_VIA_F16
+            if (it == 0) q_to_f16_smem(sQ, sQh, tid); /* this thread's Q chunks landed; the barrier follows */
+#endif
             __syncthreads();
             TT_STAMP_LOOP(it, count);
             {
@@ -451,7 +459,7 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_CTAS_PER_SM) FWD_KERNEL(const
 #if Q_IN_REGS
             if (it == 0) {
 #pragma unroll
-                for (int kk = 0; kk < K_STEPS_QK; ++kk) load_q_frag(qf[kk], sQ_addr, rg, lane, kk, 0);
+                for (int kk = 0; kk < K_STEPS_QK; ++kk) load_qf(qf[kk], sQ_addr, rg, lane, kk);
             }
 #endif
             float S[M_SLABS][S_FRAGS][4];

@@ -37,6 +37,9 @@
 #define TOL_8BIT_RMS_FACTOR 2.0
 #define TOL_8BIT_RMS_FLOOR 1e-4 /* absorbs a vanishing baseline */
 #define TOL_8BIT_KERNEL_RMS 0.0625 /* 2^-4: e4m3's relative rounding of P (see run_backend) */
+/* sm_90 has no e4m3 mma.sync: the kernel converts to f16 and keeps P in f16 (relative 2^-11), so
+   its own error is P's and the output type's rounding (bf16 2^-9): 2^-8 (H200: max 0.20 %) */
+#define TOL_8BIT_KERNEL_RMS_F16P 0.00390625
 #define E4M3_MAX 448.0
 #define INT8_MAX_Q 127.0
 
@@ -549,8 +552,11 @@ static int run_backend(const tcase *tc, inputs *in, const ptrs *dp, int be, cons
             ok = 0;
         }
         /* the kernel's own error (P quantisation + accumulation): against the exact answer on the
-           quantized inputs; bounded by the e4m3 rounding of P (relative 2^-4) for both dtypes */
+           quantized inputs; bounded by the e4m3 rounding of P (relative 2^-4) for both dtypes, by
+           P's f16 rounding where e4m3 runs on f16 MMAs (cc >= 9.0) */
         const double err_k = rel_rms(got, want, n_out);
+        const double tol_k =
+            tc->dt == FLASHC_DTYPE_FP8_E4M3 && g_cc >= 90 ? TOL_8BIT_KERNEL_RMS_F16P : TOL_8BIT_KERNEL_RMS;
         const int k8 = tc->dt == FLASHC_DTYPE_INT8 ? K8_INT8 : K8_E4M3;
         ++g_k8_n[k8];
         g_k8_sum[k8] += err_k;
@@ -561,9 +567,9 @@ static int run_backend(const tcase *tc, inputs *in, const ptrs *dp, int be, cons
         if (tu_verbose())
             printf("8bit %s [%s]: rel RMS %.4f (baseline %.4f), kernel alone %.4f\n", tc->name, BE_NAME[be], err,
                    base_rms, err_k);
-        if (!(err_k <= TOL_8BIT_KERNEL_RMS)) {
+        if (!(err_k <= tol_k)) {
             printf("FAIL %s [%s]: kernel rel RMS %.3g against exact attention on the quantized inputs > %.3g\n",
-                   tc->name, BE_NAME[be], err_k, TOL_8BIT_KERNEL_RMS);
+                   tc->name, BE_NAME[be], err_k, tol_k);
             ok = 0;
         }
     } else {
