@@ -90,7 +90,8 @@
  *            d128 x 2 slabs x 64 keys (_n64) 96 KB, two CTAs per SM on sm_90;
  *            8 warps: d128 x 128 keys 160 KB, d256 x 64 keys 192 KB (the host falls back to the
  *            4-warp tiles where the opt-in is smaller); deep M64 (sm_90): d64 x4 stages 72 KB,
- *            d128 x3 stages 112 KB: two CTAs per SM (registers allow two anyway)
+ *            d128 x3 stages 112 KB: two CTAs per SM (registers allow two anyway); e4m3 two-slab
+ *            tiles add an f16 copy of Q (BLOCK_M x d x 2 bytes, Q_F16_SMEM): d128 M128 64 KB
  *   registers per slab O d/2 f32 and S BLOCK_N/2 f32; Q fragments d/4 kept in registers only for
  *            one slab at d <= 128 (otherwise Q is re-read from smem with ldmatrix per k-step)
  *   layout   rows of d 16-bit elements; 16-byte chunk c of row r stored at chunk c ^ (r & 7), so the
@@ -104,10 +105,11 @@
  *
  * 8-bit inputs (e4m3 on sm_89+, int8 on sm_80+): Q/K fragments use the same ldmatrix addressing in
  * 16-byte chunks and mma m16n8k32 (BLOCK_N = 32); V must come sequence-innermost (v_transposed), so
- * its smem tile is d rows x BLOCK_N keys and plain ldmatrix yields the B fragments of P.V. The S accumulator gives
- * each thread keys {2t, 2t+1, 2t+8, 2t+9} of every 16, the A operand wants {4t..4t+3}: two quad
- * shuffles and a byte permute per register fix that (hopper-notes §1). e4m3: P = 2^(x - max + 8)
- * in [0, 256] rounded to e4m3 (FA3's max offset; the 2^8 cancels in O / l). int8: P in [0, 1] as
+ * its smem tile is d rows x BLOCK_N keys and plain ldmatrix yields the B fragments of P.V. The A
+ * operand of P.V wants keys {4t..4t+3} per thread: the Q.K^T ldmatrix permutes the keys inside
+ * each 16 so that the S accumulator holds exactly those (S_KEY). e4m3: P = 2^(x - max + 8) in
+ * [0, 256] (FA3's max offset; the 2^8 cancels in O / l), rounded to e4m3 on sm_89 and to f16 on
+ * sm_90, which has no e4m3 mma.sync and runs f16 MMAs on converted fragments (E4M3_VIA_F16). int8: P in [0, 1] as
  * u8 (x 255) times s8 V into s32, converted and scaled by 1/255 per mma. Descales [b, h_kv] are
  * per CTA: q*k folded into the score scale, v into the final 1 / l. Only 64-row tiles; at d256 each
  * CTA owns half of O's columns (D_SPLIT). V^T chunks cp.async cannot take are gathered (load_kv_tile).
