@@ -8,7 +8,7 @@
      ldg         grid-stride 16-byte loads over K then V, 8 in flight per thread, 2 x SMs x 4 CTAs
      sk_ring     the split-key tile's copy pattern without its math: CTA (hk, b * splits + split)
                  streams its key range of K and V for one KV head through a 3-stage cp.async ring
-                 of 64-key blocks (128 threads, 104 KB smem, 2 CTAs per SM), splits 1 / 2 / 4 / 8 / 16
+                 of BLOCK_N-key blocks (default 64; 128 threads, 104 KB smem, 2 CTAs per SM), splits 1 / 2 / 4 / 8 / 16
    Build: nvcc -O2 -arch=sm_90a -o read_ceiling tools/read_ceiling.cu */
 #include <stdint.h>
 #include <stdio.h>

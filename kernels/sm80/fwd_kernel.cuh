@@ -278,11 +278,11 @@ typedef uint16_t elem_t;
 #define OUT_CHUNKS_PER_THREAD (BLOCK_M * OUT_ROW_CHUNKS / NUM_THREADS)
 #define TILE_Q_ELEMS (BLOCK_M * D)
 #define TILE_KV_ELEMS (BLOCK_N * D)
-/* Q_F16_SMEM (e4m3 warps of two slabs: the 128-row prefill tiles, the 32-row split-key twins):
-   on sm_90 (E4M3_VIA_F16) Q.K^T takes Q from an f16 copy, converted once per CTA in the MMA's k
-   order (q_to_f16_smem), where converting each 8-bit fragment per key block was a third of such a
+/* Q_F16_SMEM (e4m3 row-split tiles of two-slab warps: the 128-row prefill tiles): on sm_90
+   (Q_FROM_F16_COPY) Q.K^T takes Q from an f16 copy, converted once per CTA in the MMA's k order
+   (q_to_f16_smem), where converting each 8-bit fragment per key block was a third of such a
    warp's conversions. The copy (BLOCK_M x D f16) follows the K/V ring; sm_89 leaves it unused. */
-#if defined(FWD_E4M3) && FWD_M_SLABS == 2
+#if defined(FWD_E4M3) && FWD_M_SLABS == 2 && !FWD_WARP_SPLIT_KEYS
 #define Q_F16_SMEM 1
 #define Q_F16_BYTES (BLOCK_M * D * 2)
 #else
@@ -439,7 +439,8 @@ static __device__ __forceinline__ void qk_a_from_e4m3(uint32_t ah[QK_A_WORDS], c
     ah[4] = e4m3_lo_f16x2(a[2]), ah[5] = e4m3_lo_f16x2(a[3]), ah[6] = e4m3_hi_f16x2(a[2]), ah[7] = e4m3_hi_f16x2(a[3]);
 }
 /* D += A (two converted f16 k-steps) x B (e4m3 k32 fragment, converted here) */
-static __device__ __forceinline__ void mma_f16_e4m3_via_f16(float d[4], const uint32_t ah[8], uint32_t b0, uint32_t b1)
+static __device__ __forceinline__ void mma_f16_e4m3_via_f16(float d[4], const uint32_t ah[QK_A_WORDS], uint32_t b0,
+                                                            uint32_t b1)
 {
     mma_m16n8k16_row_col_f32_f16_f16_f32(d, ah, e4m3_lo_f16x2(b0), e4m3_hi_f16x2(b0));
     mma_m16n8k16_row_col_f32_f16_f16_f32(d, ah + 4, e4m3_lo_f16x2(b1), e4m3_hi_f16x2(b1));
@@ -466,6 +467,7 @@ static __device__ __forceinline__ void mma_f16_e4m3_via_f16(float d[4], const ui
 #define E4M3_VIA_F16 0
 #endif
 #define K_PAIR_SWAP (IS_8BIT && !E4M3_VIA_F16) /* see S_KEY */
+#define Q_FROM_F16_COPY (Q_F16_SMEM && E4M3_VIA_F16) /* see Q_F16_SMEM */
 /* QF_WORDS: registers per k step of the Q fragments a Q_IN_REGS warp keeps: converted ones
    (QK_A_WORDS), or the 8-bit ones converted at each use (FWD_Q_RAW_REGS, for a variant whose 16
    more registers would spill) */
@@ -1217,7 +1219,7 @@ static __device__ __forceinline__ void load_q_frag(uint32_t a[4], uint32_t sQ_ad
     ldmatrix_sync_aligned_m8n8_x4_shared_b16(a, sQ_addr + swz(row, ch) * ELEM_BYTES);
 }
 
-#if Q_F16_SMEM && E4M3_VIA_F16
+#if Q_FROM_F16_COPY
 #define Q_F16_CHUNK_ELEMS 8 /* f16 per 16-byte chunk of the copy */
 /* u16 offset of 16-byte chunk `chunk` of row `row` in the f16 Q copy (rows of D f16, the 8 x 8
    chunk XOR swizzle of the tiles) */
@@ -1245,12 +1247,12 @@ static __device__ __forceinline__ void q_to_f16_smem(const elem_t *sQ, uint16_t 
 }
 #endif
 
-/* The same fragment as the Q.K^T MMA consumes it (E4M3_VIA_F16: converted to f16; Q_F16_SMEM:
+/* The same fragment as the Q.K^T MMA consumes it (E4M3_VIA_F16: converted to f16; Q_FROM_F16_COPY:
    sQ_addr is the f16 copy, read as the two f16 k steps' fragments). */
 static __device__ __forceinline__ void load_qk_a(uint32_t a[QK_A_WORDS], uint32_t sQ_addr, int warp, int lane, int kk,
                                                  int sl)
 {
-#if Q_F16_SMEM && E4M3_VIA_F16
+#if Q_FROM_F16_COPY
     const int row = warp * WARP_ROWS + sl * MMA_M + (lane % LDSM_ROWS) + ((lane / LDSM_ROWS) & 1) * LDSM_ROWS;
 #pragma unroll
     for (int h = 0; h < 2; ++h) /* f16 k step h of the 32-wide step kk: copy chunks 4kk + 2h, +1 */
@@ -1469,11 +1471,9 @@ static __device__ __forceinline__ uint32_t pack_p2(float lo, float hi)
 static __device__ __forceinline__ void compute_pv_vt(const float S[M_SLABS][S_FRAGS][4], float O[M_SLABS][O_FRAGS][4],
                                                      uint32_t sVt_addr, int lane, int kc0)
 {
-#if K_PAIR_SWAP
-    /* S_KEY: lanes t >= 2 hold keys 4t, 4t+1 in tile j+1 and 4t+2, 4t+3 in tile j */
-    const uint32_t order = (lane & 3) >> 1 ? BYTE_PERM_PAIRS_SWAPPED : BYTE_PERM_PAIRS;
-#elif IS_8BIT && !E4M3_VIA_F16
-    const uint32_t order = BYTE_PERM_PAIRS;
+#if !E4M3_VIA_F16
+    /* S_KEY: with K_PAIR_SWAP lanes t >= 2 hold keys 4t, 4t+1 in tile j+1 and 4t+2, 4t+3 in tile j */
+    const uint32_t order = K_PAIR_SWAP && (lane & 3) >> 1 ? BYTE_PERM_PAIRS_SWAPPED : BYTE_PERM_PAIRS;
 #endif
 #pragma unroll
     for (int kk = 0; kk < K_STEPS_PV; ++kk) {
@@ -1768,7 +1768,7 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_CTAS_PER_SM) FWD_KERNEL(const
     float m[ROWS_PER_THREAD], l[ROWS_PER_THREAD];
     init_accumulators(O, m, l);
     const float mult = score_mult(&prm, &c);
-#if Q_F16_SMEM && E4M3_VIA_F16
+#if Q_FROM_F16_COPY
     uint16_t *sQh = (uint16_t *)((char *)smem + KV_RING_END_BYTES); /* Q.K^T reads Q from here */
     const uint32_t sQ_addr = cvta_to_shared_u32(sQh);
 #else
@@ -1859,7 +1859,7 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_CTAS_PER_SM) FWD_KERNEL(const
         for (int it = 0; it < count; ++it) {
             const int n = b_hi - 1 - it, stage = it % STAGES;
             CP_ASYNC_WAIT_GROUP(STAGES - 2);
-#if Q_F16_SMEM && E4M3_VIA_F16
+#if Q_FROM_F16_COPY
             if (it == 0) q_to_f16_smem(sQ, sQh, tid); /* this thread's Q chunks landed; the barrier follows */
 #endif
             /* Block `it` landed for every thread, and every warp is done with block it-1's buffers. */

@@ -393,12 +393,7 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_CTAS_PER_SM) FWD_KERNEL(const
     float m[ROWS_PER_THREAD], l[ROWS_PER_THREAD];
     init_accumulators(O, m, l);
     const float mult = score_mult(&prm, &c);
-#if Q_F16_SMEM && E4M3_VIA_F16
-    uint16_t *sQh = (uint16_t *)((char *)smem + KV_RING_END_BYTES); /* Q.K^T reads Q from here */
-    const uint32_t sQ_addr = cvta_to_shared_u32(sQh);
-#else
     const uint32_t sQ_addr = cvta_to_shared_u32(sQ);
-#endif
     const int count = b_hi - b_lo;
     const int rg = SK_ROW_GROUP(warp);                 /* this warp's row group */
     const int kw = SK_KEY_GROUP(warp) * KEYS_PER_WARP; /* its first key within a block */
@@ -433,9 +428,6 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_CTAS_PER_SM) FWD_KERNEL(const
         for (int it = 0; it < count; ++it) {
             const int n = b_hi - 1 - it, stage = it % STAGES;
             CP_ASYNC_WAIT_GROUP(STAGES - 2);
-#if Q_F16_SMEM && E4M3_VIA_F16
-            if (it == 0) q_to_f16_smem(sQ, sQh, tid); /* this thread's Q chunks landed; the barrier follows */
-#endif
             __syncthreads();
             TT_STAMP_LOOP(it, count);
             {
