@@ -5,7 +5,7 @@
    library. An entry "LIB@VAR=VAL" sets the environment variable VAR=VAL around that library's
    launches (for dev hooks).
    AB_SHAPES=prefill (default: bf16 prefill grid + one decode guard), deep8 (8-bit 33-64 rows,
-   contiguous and paged), sk32 (8-bit 17-64 rows, d128 and d64), sk32t (the
+   contiguous and paged), sk32 (8-bit 17-64 rows, d128 and d64, contiguous and paged), sk32t (the
    32-row tiles' work threshold), one (AB_ONE="dtype,d,b,h_q,h_kv,s_q,s_k,page": a single shape,
    for a profiler) or decode: b 64, h 32/8,
    s_k 8k, s_q 1, d128 in bf16/fp8/int8, contiguous and paged (pages of 16 and 64, in a scattered
@@ -270,13 +270,13 @@ int main(int argc, char **argv)
         return 0;
     }
     if (set && !strcmp(set, "sk32")) { /* 8-bit 17-64 rows (32-row split-key tiles): fp8 / int8 d128 b 8 h 64/8
-                                           32k s_q 3 / 4 contiguous and pages of 64 / 256, b 32 h 64/8 8k
+                                           32k s_q 3 / 4 contiguous and pages of 16 / 32 / 64 / 256, b 32 h 64/8 8k
                                            s_q 4 / 5 / 8, b 64 h 32/8 8k s_q 5 / 8; fp8 d64 b 8 32k s_q 4 */
         static const flashc_dtype d8[2] = {FLASHC_DTYPE_FP8_E4M3, FLASHC_DTYPE_INT8};
-        static const int pg[3] = {0, 64, 256};
+        static const int pg[5] = {0, 16, 32, 64, 256};
         for (int t = 0; t < 2; ++t) {
             for (int sq = 3; sq <= 4; ++sq)
-                for (int pi = 0; pi < 3; ++pi) shape_ex(L, nl, flush, 128, 32768, 0, 8, 64, 8, sq, d8[t], pg[pi], 32768);
+                for (int pi = 0; pi < 5; ++pi) shape_ex(L, nl, flush, 128, 32768, 0, 8, 64, 8, sq, d8[t], pg[pi], 32768);
             for (int sq = 4; sq <= 8; sq += sq == 4 ? 1 : 3) shape_ex(L, nl, flush, 128, 8192, 0, 32, 64, 8, sq, d8[t], 0, 8192);
             for (int sq = 5; sq <= 8; sq += 3) shape_ex(L, nl, flush, 128, 8192, 0, 64, 32, 8, sq, d8[t], 0, 8192);
         }

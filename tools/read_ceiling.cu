@@ -9,10 +9,16 @@
      sk_ring     the split-key tile's copy pattern without its math: CTA (hk, b * splits + split)
                  streams its key range of K and V for one KV head through a 3-stage cp.async ring
                  of BLOCK_N-key blocks (default 64; 128 threads, 104 KB smem, 2 CTAs per SM), splits 1 / 2 / 4 / 8 / 16
-   Build: nvcc -O2 -arch=sm_90a -o read_ceiling tools/read_ceiling.cu */
+   Usage: read_ceiling [memset|read] [hint]: "read" flushes L2 by reading the buffer instead (L2 left
+   full of clean lines), hint picks the sk_ring copies' L2 policy / prefetch size (cp16 below);
+   read_ceiling sweep: the best sk_ring split of every hint under both flushes, one line each.
+   Session 17 (docs/sm80.md): the memset leaves ~50 MB of dirty lines whose write-back lands in the
+   timed launch: 134 MB read 3.2 TB/s after a memset, 4.1-4.2 after a read flush.
+   Build: nvcc -O2 -gencode=arch=compute_90a,code=sm_90a -o read_ceiling tools/read_ceiling.cu */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <cuda_runtime.h>
 
 #define REPS 21
@@ -64,14 +70,52 @@ __global__ void ldg_kernel(const uint4 *__restrict__ a, const uint4 *__restrict_
     if (acc == 0x12345678u) *sink = acc;
 }
 
-static __device__ __forceinline__ void cp16(uint32_t dst, const void *src)
+/* hint: 0 plain; 1 L2 evict_first; 2 evict_first + 256-byte L2 prefetch; 3 256-byte prefetch only;
+   4 evict_first for half the lines (fraction 0.5, the rest evict_unchanged); 5 evict_unchanged;
+   6 evict_normal; 7 evict_last; 8 evict_first on V only; 9 evict_first + .L2::128B prefetch;
+   10 evict_unchanged + .L2::128B; 11 evict_last + .L2::128B; 12 .L2::128B prefetch only */
+#define HINTS 13
+static __device__ __forceinline__ uint64_t make_policy(int hint)
 {
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(dst), "l"(src));
+    uint64_t pol = 0;
+    if (hint == 4) asm volatile("createpolicy.fractional.L2::evict_first.L2::evict_unchanged.b64 %0, 0.5;\n" : "=l"(pol));
+    else if (hint == 5 || hint == 10) asm volatile("createpolicy.fractional.L2::evict_unchanged.b64 %0, 1.0;\n" : "=l"(pol));
+    else if (hint == 6) asm volatile("createpolicy.fractional.L2::evict_normal.b64 %0, 1.0;\n" : "=l"(pol));
+    else if (hint == 7 || hint == 11) asm volatile("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;\n" : "=l"(pol));
+    else asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;\n" : "=l"(pol));
+    return pol;
+}
+
+static __device__ __forceinline__ void cp16(uint32_t dst, const void *src, int hint, uint64_t pol)
+{
+    if (hint == 2)
+        asm volatile("cp.async.cg.shared.global.L2::cache_hint.L2::256B [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src), "l"(pol));
+    else if (hint == 9 || hint == 10 || hint == 11)
+        asm volatile("cp.async.cg.shared.global.L2::cache_hint.L2::128B [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src), "l"(pol));
+    else if (hint == 3)
+        asm volatile("cp.async.cg.shared.global.L2::256B [%0], [%1], 16;\n" ::"r"(dst), "l"(src));
+    else if (hint == 12)
+        asm volatile("cp.async.cg.shared.global.L2::128B [%0], [%1], 16;\n" ::"r"(dst), "l"(src));
+    else if (hint == 0 || hint == 8)
+        asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(dst), "l"(src));
+    else
+        asm volatile("cp.async.cg.shared.global.L2::cache_hint [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src), "l"(pol));
+}
+
+/* Reads the flush buffer instead of writing it: L2 ends full of clean lines (no write-back owed). */
+__global__ void read_flush_kernel(const uint4 *__restrict__ a, size_t n16, uint32_t *sink)
+{
+    uint32_t acc = 0;
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n16; i += (size_t)gridDim.x * blockDim.x)
+        acc ^= a[i].x;
+    if (acc == 0x12345678u) *sink = acc;
 }
 
 __global__ void __launch_bounds__(THREADS, 2) sk_ring_kernel(const char *__restrict__ k, const char *__restrict__ v,
-                                                             int splits, uint32_t *sink)
+                                                             int splits, uint32_t *sink, int hint)
 {
+    const uint64_t pol = make_policy(hint);
+    const int vhint = hint == 8 ? 1 : hint; /* 8: V only */
     extern __shared__ __align__(128) char smem[];
     const int hk = blockIdx.y, bi = blockIdx.z / splits, split = blockIdx.z % splits;
     const int blocks = SK / BLOCK_N, per = blocks / splits, b_lo = split * per;
@@ -86,8 +130,8 @@ __global__ void __launch_bounds__(THREADS, 2) sk_ring_kernel(const char *__restr
     for (int it = 0; it < BLOCK_BYTES / 16 / THREADS; ++it) {                                             \
         int c = tid + it * THREADS, row = c / (ROW_BYTES / 16), ch = c % (ROW_BYTES / 16);                \
         size_t off = (size_t)((n) * BLOCK_N + row) * row_stride + ch * 16;                                 \
-        cp16(ring + (st) * 2 * BLOCK_BYTES + c * 16, kb + off);                                           \
-        cp16(ring + (st) * 2 * BLOCK_BYTES + BLOCK_BYTES + c * 16, vb + off);                             \
+        cp16(ring + (st) * 2 * BLOCK_BYTES + c * 16, kb + off, hint, pol);                                           \
+        cp16(ring + (st) * 2 * BLOCK_BYTES + BLOCK_BYTES + c * 16, vb + off, vhint, pol);                             \
     }
     for (int s = 0; s < STAGES - 1; ++s) {
         if (s < per) { LOAD(b_lo + s, s) }
@@ -106,6 +150,9 @@ __global__ void __launch_bounds__(THREADS, 2) sk_ring_kernel(const char *__restr
 #undef LOAD
 }
 
+static int g_read_flush; /* 1: flush L2 by reading (clean lines) instead of the memset */
+static int g_hint;
+
 static float timed(void *flush, cudaStream_t s, int which, const void *k, const void *v, void *scratch, int splits,
                    uint32_t *sink, int nsm)
 {
@@ -114,14 +161,19 @@ static float timed(void *flush, cudaStream_t s, int which, const void *k, const 
     float t[REPS];
     const size_t bytes = (size_t)B * SK * HKV * ROW_BYTES;
     for (int r = -2; r < REPS; ++r) {
-        CHECK(cudaMemsetAsync(flush, r & 0xff, FLUSH_BYTES, s));
+        if (g_read_flush) {
+            read_flush_kernel<<<nsm * 4, 512, 0, s>>>((const uint4 *)flush, FLUSH_BYTES / 16, sink);
+            CHECK(cudaGetLastError());
+        } else {
+            CHECK(cudaMemsetAsync(flush, r & 0xff, FLUSH_BYTES, s));
+        }
         CHECK(cudaEventRecord(e0, s));
         switch (which) {
         case 0: empty_kernel<<<1, 32, 0, s>>>(); break;
         case 1: CHECK(cudaMemcpyAsync(scratch, k, bytes, cudaMemcpyDeviceToDevice, s)); break;
         case 2: ldg_kernel<<<nsm * 4, 512, 0, s>>>((const uint4 *)k, (const uint4 *)v, bytes / 16, sink); break;
         default: sk_ring_kernel<<<dim3(1, HKV, B * splits), THREADS, SMEM_BYTES, s>>>((const char *)k, (const char *)v,
-                                                                                      splits, sink);
+                                                                                      splits, sink, g_hint);
         }
         CHECK(cudaGetLastError());
         CHECK(cudaEventRecord(e1, s));
@@ -136,8 +188,13 @@ static float timed(void *flush, cudaStream_t s, int which, const void *k, const 
     return t[REPS / 2];
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    /* argv[1]: "read" flushes by reading, "sweep" prints the best sk_ring split of every hint under
+       both flushes, one line per flush; argv[2]: cp.async hint (see cp16) */
+    const int sweep = argc > 1 && !strcmp(argv[1], "sweep");
+    g_read_flush = argc > 1 && argv[1][0] == 'r';
+    g_hint = argc > 2 ? atoi(argv[2]) : 0;
     setvbuf(stdout, NULL, _IONBF, 0);
     int nsm = 0;
     CHECK(cudaDeviceGetAttribute(&nsm, cudaDevAttrMultiProcessorCount, 0));
@@ -151,8 +208,24 @@ int main(void)
     cudaStream_t s;
     CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
     const double traffic = 2.0 * bytes; /* K + V read (memcpy: K read + written) */
-    printf("decode layout b %d, s_k %d, h_kv %d, d %d x %d B, %d-key blocks: K+V %.1f MB; %d SMs; median of %d, L2 flushed\n",
-           B, SK, HKV, D, ELEM_BYTES, BLOCK_N, traffic / 1e6, nsm, REPS);
+    printf("decode layout b %d, s_k %d, h_kv %d, d %d x %d B, %d-key blocks: K+V %.1f MB; %d SMs; median of %d, "
+           "L2 flushed by %s, cp.async hint %d\n",
+           B, SK, HKV, D, ELEM_BYTES, BLOCK_N, traffic / 1e6, nsm, REPS, g_read_flush ? "reading" : "memset", g_hint);
+    if (sweep) {
+        for (g_read_flush = 0; g_read_flush < 2; ++g_read_flush) {
+            printf("  %s flush, GB/s by hint (best of splits 1/2/4):", g_read_flush ? "read  " : "memset");
+            for (g_hint = 0; g_hint < HINTS; ++g_hint) {
+                float best = 1e30f;
+                for (int splits = 1; splits <= 4; splits *= 2) {
+                    const float tt = timed(flush, s, 3, k, v, scratch, splits, sink, nsm);
+                    best = tt < best ? tt : best;
+                }
+                printf(" %d:%4.0f", g_hint, traffic / (best * 1e-3) / 1e9);
+            }
+            printf("\n");
+        }
+        return 0;
+    }
     float t = timed(flush, s, 0, k, v, scratch, 0, sink, nsm);
     printf("  %-22s %8.2f us\n", "empty kernel", t * 1e3);
     t = timed(flush, s, 1, k, v, scratch, 0, sink, nsm);

@@ -1,7 +1,8 @@
 /* sm80 forward variant: int8 inputs (V sequence-innermost), head dim 128, split-key decode tile (fwd_splitk.cuh)
    of two 16-row groups (FWD_SK_ROW_GROUPS): 32 query rows, each group's two warps taking half of
    every 128-key block; 3-stage K/V ring, as the 16-row tile (_m16_sk). Built for sm_90 only (two
-   CTAs per SM), like the deep decode variants; empty below. */
+   CTAs per SM), like the deep decode variants; empty below. Twins include this file: _f (lean loader),
+   _pg / _pg16 (page-sub); FWD_SK_NAME names them. */
 #include "sm80/sm80_fwd.h"
 #if FLASHC_SM80_ENABLE_8BIT
 #define FWD_INT8 1
@@ -12,6 +13,6 @@
 #define FWD_MIN_ARCH 900
 #define FWD_WARP_SPLIT_KEYS 1
 #define FWD_SK_ROW_GROUPS 2
-#define FWD_NAME FWD_SK_NAME(flashc_sm80_fwd_int8_d128_m32_sk) /* _f: its FWD_SK_FAST twin */
+#define FWD_NAME FWD_SK_NAME(flashc_sm80_fwd_int8_d128_m32_sk) /* or a twin's name */
 #include "sm80/fwd_kernel.cuh"
 #endif

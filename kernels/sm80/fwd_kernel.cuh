@@ -226,8 +226,14 @@ typedef uint16_t elem_t;
 #ifndef FWD_SK_FAST
 #define FWD_SK_FAST 0                             /* split-key _f twins, see fwd_splitk.cuh */
 #endif
-#if FWD_SK_FAST                                   /* a split-key variant's name: its twin ends in _f */
+/* a split-key variant's name: its lean-loader twin ends in _f, its page-sub twins in _pg (pages of
+   32-64 keys) and _pg16 (pages of 16, FWD_VT_ROW_PAIRS) */
+#if FWD_SK_FAST
 #define FWD_SK_NAME(name) name##_f
+#elif FWD_PAGE_SUB && FWD_VT_ROW_PAIRS
+#define FWD_SK_NAME(name) name##_pg16
+#elif FWD_PAGE_SUB
+#define FWD_SK_NAME(name) name##_pg
 #else
 #define FWD_SK_NAME(name) name
 #endif

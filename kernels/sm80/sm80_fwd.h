@@ -150,6 +150,16 @@ SM80_DECLARE_FWD(flashc_sm80_fwd_e4m3_d64_m32_sk)
 SM80_DECLARE_FWD(flashc_sm80_fwd_e4m3_d128_m32_sk)
 SM80_DECLARE_FWD(flashc_sm80_fwd_int8_d64_m32_sk)
 SM80_DECLARE_FWD(flashc_sm80_fwd_int8_d128_m32_sk)
+/* page-sub twins (FWD_PAGE_SUB) of the 8-bit 32-row split-key tiles: pages of 32-64 keys (_pg) and of
+   16 keys (_pg16, FWD_VT_ROW_PAIRS) */
+SM80_DECLARE_FWD(flashc_sm80_fwd_e4m3_d64_m32_sk_pg)
+SM80_DECLARE_FWD(flashc_sm80_fwd_e4m3_d128_m32_sk_pg)
+SM80_DECLARE_FWD(flashc_sm80_fwd_int8_d64_m32_sk_pg)
+SM80_DECLARE_FWD(flashc_sm80_fwd_int8_d128_m32_sk_pg)
+SM80_DECLARE_FWD(flashc_sm80_fwd_e4m3_d64_m32_sk_pg16)
+SM80_DECLARE_FWD(flashc_sm80_fwd_e4m3_d128_m32_sk_pg16)
+SM80_DECLARE_FWD(flashc_sm80_fwd_int8_d64_m32_sk_pg16)
+SM80_DECLARE_FWD(flashc_sm80_fwd_int8_d128_m32_sk_pg16)
 /* lean-loader twins (FWD_SK_FAST) of the 8-bit split-key tiles, for non-paged K/V */
 SM80_DECLARE_FWD(flashc_sm80_fwd_e4m3_d64_m16_sk_f)
 SM80_DECLARE_FWD(flashc_sm80_fwd_e4m3_d128_m16_sk_f)

@@ -143,8 +143,12 @@ typedef struct sm80_variant {
    and single rows, the _sk_f twins, fp8 / int8 h 64/8 s_q 4): 8 and 16 blocks per slot -4 to -8 %,
    23 (b 24 4k, b 12 8k, b 8 12k) -3.0 / +2.9 / +1.3 % fp8, 31 (b 32 4k, b 8 16k, b 16 8k) +7.2 /
    +4.5 / +1.3 % fp8, +9.4 / +2.6 / -0.5 % int8: the threshold sits between 23 and 31. Pages of
-   16-64 keys keep the 16-row page-sub twins (with 64-key blocks the tile takes pages of 64 whole:
-   no faster there, and 7-10 % slower contiguous).
+   16-64 keys take the tile's page-sub twins (_m32_sk_pg, pages of 32 / 64; _m32_sk_pg16, pages of
+   16 with V^T row pairs), under the same rule. Session 17 (ab80 AB_SHAPES=sk32 / deep8), against
+   two 16-row page-sub CTAs per KV head: b 8 h 64/8 32k s_q 3-4, fp8 / int8, pages of 16 +32 / +35 %,
+   32 +29 / +31 %, 64 +20 / +25 % (fp8 pages of 64: 2.75 -> 3.32 TB/s); 64 rows with pages of 16
+   (four 16-row tiles: the deep ring before) +6-13 % / +9 %. (A 32-row tile of 64-key blocks that
+   takes pages of 64 whole was no faster there, and 7-10 % slower contiguous.)
    int8 d128 spills 4 bytes (255 registers; its _sk_f twin does not), measured with it. Dev hook
    FLASHC_SM80_SK32=0: the 16-row tiles only, for A/B. */
 #define SM80_SK_ROWS_8BIT 16
@@ -244,6 +248,10 @@ static const sm80_variant k_variants[] = {
     SM80_VARIANT_N(FLASHC_DTYPE_BF16, bf16, 256, 128, 64),
     SM80_VARIANT(FLASHC_DTYPE_BF16, bf16, 256, 64),
 #if FLASHC_SM80_ENABLE_8BIT
+    SM80_VARIANT_SK_PG16(FLASHC_DTYPE_FP8_E4M3, e4m3, 64, 32), SM80_VARIANT_SK_PG16(FLASHC_DTYPE_FP8_E4M3, e4m3, 128, 32),
+    SM80_VARIANT_SK_PG16(FLASHC_DTYPE_INT8, int8, 64, 32),      SM80_VARIANT_SK_PG16(FLASHC_DTYPE_INT8, int8, 128, 32),
+    SM80_VARIANT_SK_PG(FLASHC_DTYPE_FP8_E4M3, e4m3, 64, 32), SM80_VARIANT_SK_PG(FLASHC_DTYPE_FP8_E4M3, e4m3, 128, 32),
+    SM80_VARIANT_SK_PG(FLASHC_DTYPE_INT8, int8, 64, 32),      SM80_VARIANT_SK_PG(FLASHC_DTYPE_INT8, int8, 128, 32),
     SM80_VARIANT_SK_PG16(FLASHC_DTYPE_FP8_E4M3, e4m3, 64, 16), SM80_VARIANT_SK_PG16(FLASHC_DTYPE_FP8_E4M3, e4m3, 128, 16),
     SM80_VARIANT_SK_PG16(FLASHC_DTYPE_INT8, int8, 64, 16),      SM80_VARIANT_SK_PG16(FLASHC_DTYPE_INT8, int8, 128, 16),
     SM80_VARIANT_SK_PG(FLASHC_DTYPE_FP8_E4M3, e4m3, 64, 16), SM80_VARIANT_SK_PG(FLASHC_DTYPE_FP8_E4M3, e4m3, 128, 16),

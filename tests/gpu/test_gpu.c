@@ -1070,7 +1070,8 @@ static void sm80_8bit_tile_cases(void)
    default rule (sm80_launch.cu sm80_sk32_rows) takes them only with enough key blocks per CTA slot,
    more than a CPU-checked case holds, so FLASHC_SM80_SK32=1 sends these 17-32 / 49-64-row decode
    cases to them: tails, split and unsplit keys, every score transform, LSE, seqused_k, whole-block
-   pages, and varlen queries that leave a row group past its sequence. */
+   pages, the page-sub twins (pages of 16 / 32 / 64 keys), and varlen queries that leave a row group
+   past its sequence. */
 static void sm80_8bit_sk32_cases(void)
 {
     const flashc_dtype dts[2] = {FLASHC_DTYPE_FP8_E4M3, FLASHC_DTYPE_INT8};
@@ -1089,6 +1090,27 @@ static void sm80_8bit_sk32_cases(void)
             c = base_case(dt, d); c.b = 3; c.q_varlen = 1; c.kv = KV_VARLEN; c.hkv = 2; c.hq = 16; c.causal = 1;
             { int lq[3] = {4, 2, 0}, lk[3] = {1900, 777, 300}; memcpy(c.seqlens_q, lq, sizeof lq); memcpy(c.seqlens_k, lk, sizeof lk); }
             named(&c, "decode8 sk32 varlen 32/16/0 rows"); run_case(c);
+            /* the page-sub twins (_pg: pages of 32 / 64 keys inside a 128-key block; _pg16: pages of
+               16): 24, 32 and 64 rows, last pages of 12 / 3 / 5 keys, split keys, and one unsplit
+               set of short sequences; every score transform and LSE among them */
+            const int pgs[5][3] = {{16, 4, 0}, {16, 8, 1}, {32, 3, 2}, {64, 8, 3}, {64, 4, 4}}; /* page, s_q, mix */
+            for (int i = 0; i < 5; ++i) {
+                c = base_case(dt, d); c.b = 3; c.kv = KV_PAGED; c.page_size = pgs[i][0]; c.sq = pgs[i][1];
+                c.hkv = 2; c.hq = 16;
+                int lk[3] = {1500, 3, 2101};
+                switch (pgs[i][2]) {
+                case 0: c.causal = 1; c.wl = 700; c.alibi = ALIBI_BH; break;
+                case 1: c.causal = 1; c.wl = 64; break;
+                case 2: c.softcap = 6.0f; c.bias = BIAS_FULL; break;
+                case 3: c.out_dt = FLASHC_DTYPE_F16; c.causal = 1; break;
+                default: lk[0] = 100; lk[1] = 17; lk[2] = 250; c.alibi = ALIBI_H; break;
+                }
+                memcpy(c.seqlens_k, lk, sizeof lk);
+                char what[80];
+                snprintf(what, sizeof what, "decode8 sk32 paged ps%d %d rows%s", pgs[i][0], c.sq * 8,
+                         pgs[i][2] == 4 ? " short" : "");
+                named(&c, what); run_case(c);
+            }
         }
     unsetenv("FLASHC_SM80_SK32");
 }
