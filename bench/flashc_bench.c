@@ -309,7 +309,8 @@ static int build_varlen(const bench_opts *o, case_list *l)
 }
 
 /* paged: a KV cache in pages of 16, 64 and 256 tokens, pages scattered over the pool. Decode rows
-   (GB/s) and causal prefill rows over 16k tokens (TFLOPS). */
+   (GB/s: b 64 h 32/8 8k, and b 8 h 64/8 32k, whose 4 query tokens pack 32 rows per KV head) and
+   causal prefill rows over 16k tokens (TFLOPS). */
 static int build_paged(const bench_opts *o, case_list *l)
 {
     int pages[8] = {16, 64, 256}, n_pages = 3;
@@ -334,6 +335,8 @@ static int build_paged(const bench_opts *o, case_list *l)
             if (o->quick && s_q != 1) continue;
             bench_case c = {"paged", LAYOUT_PAGED, 64, 32, 8, s_q, 8192, d, 0, pages[pi], 1, NULL, 0};
             if (list_has(o->seqlens, o->n_seqlens, c.s_k) && add_case(l, c)) return -1;
+            bench_case small = {"paged", LAYOUT_PAGED, 8, 64, 8, s_q, 32768, d, 0, pages[pi], 1, NULL, 0};
+            if (list_has(o->seqlens, o->n_seqlens, small.s_k) && add_case(l, small)) return -1;
         }
         const int *pre = o->quick ? prefill_quick : prefill_full;
         for (int si = 0; si < (o->quick ? 1 : 2); ++si) {
