@@ -488,14 +488,17 @@ static int pick_variant(const flashc_problem *p, const flashc_device_info *dev, 
    4k-32k, s_q 1 and 4; b 16 1 against 2, +5.6 %; fp8 b 8 s_q 1 +3.0 / +4.8 / +0.7 % at 4k / 8k /
    32k, b 16 +5.9 %. 8-bit tiles of more rows (two 16-row tiles per KV head, or the 32-row tile) do
    two or four times the math per byte and want two: fp8 b 8 8k s_q 4 on one per SM -13.9 %, b 8
-   32k s_q 4 (32-row tiles) -9.7 %. Dev hook (not API): FLASHC_SM80_SPLIT_CTAS_PER_SM=N. */
+   32k s_q 4 (32-row tiles) -9.7 %. 8-bit page-sub tiles (pages of 16-64 keys, _sk_pg / _sk_pg16)
+   gather each V^T row of a block from 2-8 pages in 16-byte pieces and want two as well (session 17,
+   fp8 b 8 h 64/8 32k s_q 1: see docs/sm80.md). Dev hook (not API): FLASHC_SM80_SPLIT_CTAS_PER_SM=N. */
 #define SM80_STREAM_CTAS_PER_SM 1
 static int split_ctas_per_sm(const flashc_problem *p, const sm80_plan *pl)
 {
     const char *e = getenv("FLASHC_SM80_SPLIT_CTAS_PER_SM");
     if (e && atoi(e) > 0) return atoi(e);
     const int is8 = sm80_is_8bit(p);
-    const int streams = pl->split_keys && (!is8 || (pl->grid_m == 1 && pl->block_m == SM80_SK_ROWS_8BIT));
+    const int streams = pl->split_keys && (!is8 || (pl->grid_m == 1 && pl->block_m == SM80_SK_ROWS_8BIT &&
+                                                    pl->page_sub_shift == 0));
     return streams ? SM80_STREAM_CTAS_PER_SM : SM80_CTAS_PER_SM_TARGET;
 }
 
