@@ -209,8 +209,9 @@ int main(int argc, char **argv)
     CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
     const double traffic = 2.0 * bytes; /* K + V read (memcpy: K read + written) */
     printf("decode layout b %d, s_k %d, h_kv %d, d %d x %d B, %d-key blocks: K+V %.1f MB; %d SMs; median of %d, "
-           "L2 flushed by %s, cp.async hint %d\n",
-           B, SK, HKV, D, ELEM_BYTES, BLOCK_N, traffic / 1e6, nsm, REPS, g_read_flush ? "reading" : "memset", g_hint);
+           "L2 flushed by %s, cp.async hint %s\n",
+           B, SK, HKV, D, ELEM_BYTES, BLOCK_N, traffic / 1e6, nsm, REPS,
+           sweep ? "memset / reading" : g_read_flush ? "reading" : "memset", sweep ? "swept" : argc > 2 ? argv[2] : "0");
     if (sweep) {
         for (g_read_flush = 0; g_read_flush < 2; ++g_read_flush) {
             printf("  %s flush, GB/s by hint (best of splits 1/2/4):", g_read_flush ? "read  " : "memset");
