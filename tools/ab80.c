@@ -4,7 +4,8 @@
    by launch in turn, each launch after a 256 MB memset that flushes L2. Prints the median per
    library. An entry "LIB@VAR=VAL" sets the environment variable VAR=VAL around that library's
    launches (for dev hooks).
-   AB_SHAPES=prefill (default: bf16 prefill grid + one decode guard), deep8 (8-bit 33-64 rows,
+   AB_SHAPES=prefill (default: bf16 prefill grid + one decode guard), paged (the split-key tiles'
+   paged twins: whole pages, 16-bit page-sub), deep8 (8-bit 33-64 rows,
    contiguous and paged), sk32 (8-bit 17-64 rows, d128 and d64, contiguous and paged), sk32t (the
    32-row tiles' work threshold), one (AB_ONE="dtype,d,b,h_q,h_kv,s_q,s_k,page": a single shape,
    for a profiler) or decode: b 64, h 32/8,
@@ -254,6 +255,33 @@ int main(int argc, char **argv)
             for (int sq = 5; sq <= 8; sq += 3)
                 for (int pi = 0; pi < (bi ? 1 : 3); ++pi)
                     shape_ex(L, nl, flush, 128, 8192, 0, bs16[bi], 64, 8, sq, FLASHC_DTYPE_BF16, pages16[pi], 8192);
+        return 0;
+    }
+    if (set && !strcmp(set, "paged")) { /* the split-key paged twins (_sk_wp whole pages, 16-bit _sk_pg):
+                                            bf16 d128 b 8 h 64/8 32k s_q 1 / 4 with pages of 16 / 64 /
+                                            256, s_q 3 with pages of 8 / 32, b 64 h 32/8 8k s_q 1 / 4 with
+                                            pages of 16 / 64; bf16 d64 b 8 32k s_q 4 pages of 16 / 128;
+                                            fp8 / int8 pages of 256; fp8 pages of 16 / 64;
+                                            contiguous guards */
+        static const int pg3[3] = {16, 64, 256};
+        for (int sq = 1; sq <= 4; sq += 3)
+            for (int pi = 0; pi < 3; ++pi) shape_ex(L, nl, flush, 128, 32768, 0, 8, 64, 8, sq, FLASHC_DTYPE_BF16, pg3[pi], 32768);
+        for (int pg = 8; pg <= 32; pg *= 4) shape_ex(L, nl, flush, 128, 32768, 0, 8, 64, 8, 3, FLASHC_DTYPE_BF16, pg, 32768);
+        for (int sq = 1; sq <= 4; sq += 3)
+            for (int pi = 0; pi < 2; ++pi) shape_ex(L, nl, flush, 128, 8192, 0, 64, 32, 8, sq, FLASHC_DTYPE_BF16, pg3[pi], 8192);
+        shape_ex(L, nl, flush, 64, 32768, 0, 8, 64, 8, 4, FLASHC_DTYPE_BF16, 16, 32768);
+        shape_ex(L, nl, flush, 64, 32768, 0, 8, 64, 8, 4, FLASHC_DTYPE_BF16, 128, 32768);
+        shape_ex(L, nl, flush, 128, 32768, 0, 8, 64, 8, 4, FLASHC_DTYPE_BF16, 0, 32768);
+        static const flashc_dtype d8[2] = {FLASHC_DTYPE_FP8_E4M3, FLASHC_DTYPE_INT8};
+        for (int t = 0; t < 2; ++t) {
+            for (int sq = 1; sq <= 4; sq += 3) shape_ex(L, nl, flush, 128, 32768, 0, 8, 64, 8, sq, d8[t], 256, 32768);
+            shape_ex(L, nl, flush, 128, 8192, 0, 64, 32, 8, 1, d8[t], 256, 8192);
+        }
+        /* 8-bit page-sub (pages of 16 / 64 keys inside a 128-key block) */
+        for (int sq = 1; sq <= 4; sq += 3)
+            for (int pg = 16; pg <= 64; pg *= 4) shape_ex(L, nl, flush, 128, 32768, 0, 8, 64, 8, sq, d8[0], pg, 32768);
+        shape_ex(L, nl, flush, 128, 8192, 0, 64, 32, 8, 1, d8[0], 16, 8192);
+        shape_ex(L, nl, flush, 128, 32768, 0, 8, 64, 8, 4, d8[0], 0, 32768);
         return 0;
     }
     if (set && !strcmp(set, "deep8")) { /* 8-bit 33-64 rows: b 32, h 64/8, 8k, s_q 5 / 8, contiguous and

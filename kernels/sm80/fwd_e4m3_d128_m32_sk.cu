@@ -13,7 +13,7 @@
 #define FWD_MIN_ARCH 900
 #define FWD_WARP_SPLIT_KEYS 1
 #define FWD_SK_ROW_GROUPS 2
-#if !defined(FWD_SK_FAST) && !(defined(FWD_PAGE_SUB) && !defined(FWD_VT_ROW_PAIRS))
+#if !defined(FWD_SK_FAST) && !defined(FWD_SK_WHOLE_PAGES) && !(defined(FWD_PAGE_SUB) && !defined(FWD_VT_ROW_PAIRS))
 /* beside the general loader, f16 Q fragments in registers spilled 36 bytes; the _pg16 twin spills
    4 bytes either way (outside the key loop) and keeps these, as measured */
 #define FWD_Q_RAW_REGS 1

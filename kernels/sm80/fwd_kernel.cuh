@@ -226,10 +226,16 @@ typedef uint16_t elem_t;
 #ifndef FWD_SK_FAST
 #define FWD_SK_FAST 0                             /* split-key _f twins, see fwd_splitk.cuh */
 #endif
-/* a split-key variant's name: its lean-loader twin ends in _f, its page-sub twins in _pg (pages of
-   32-64 keys) and _pg16 (pages of 16, FWD_VT_ROW_PAIRS) */
+#ifndef FWD_SK_WHOLE_PAGES
+#define FWD_SK_WHOLE_PAGES 0                      /* split-key _wp twins, see fwd_splitk.cuh */
+#endif
+/* a split-key variant's name: its lean-loader twins end in _f (non-paged) and _wp (whole-block
+   pages), its page-sub twins in _pg (8-bit pages of 32-64 keys; 16-bit pages splitting a block)
+   and _pg16 (8-bit pages of 16, FWD_VT_ROW_PAIRS) */
 #if FWD_SK_FAST
 #define FWD_SK_NAME(name) name##_f
+#elif FWD_SK_WHOLE_PAGES
+#define FWD_SK_NAME(name) name##_wp
 #elif FWD_PAGE_SUB && FWD_VT_ROW_PAIRS
 #define FWD_SK_NAME(name) name##_pg16
 #elif FWD_PAGE_SUB
@@ -354,8 +360,8 @@ typedef uint16_t elem_t;
 #ifndef FWD_PAGE_SUB
 #define FWD_PAGE_SUB 0
 #endif
-#if FWD_PAGE_SUB && (LEAN_2STAGE || M_SLABS != 1)
-#error "page-sub variants are deep decode variants of one slab per warp"
+#if FWD_PAGE_SUB && (LEAN_2STAGE || (M_SLABS != 1 && !FWD_WARP_SPLIT_KEYS))
+#error "page-sub variants are deep decode variants of one slab per warp, or split-key tiles"
 #endif
 #ifndef FWD_VT_ROW_PAIRS
 #define FWD_VT_ROW_PAIRS 0 /* see the variant list at the top */
@@ -404,9 +410,9 @@ typedef uint16_t elem_t;
 #undef Q_CHUNKS_PER_THREAD
 #define Q_CHUNKS_PER_THREAD 1
 #endif
-#if LEAN_2STAGE || (FWD_PAGE_SUB && !IS_8BIT) || FWD_SKIP_IDLE_WARPS || FWD_LEAN_MASK || D_SPLIT != 1 || \
-    KEYS_PER_WARP % MMA_K != 0 || KEYS_PER_WARP % 16 != 0
-#error "split-key tiles: deep ring, general (or 8-bit page-sub) loader, whole O per CTA, k-steps of whole slices"
+#if LEAN_2STAGE || FWD_SKIP_IDLE_WARPS || FWD_LEAN_MASK || D_SPLIT != 1 || KEYS_PER_WARP % MMA_K != 0 || \
+    KEYS_PER_WARP % 16 != 0
+#error "split-key tiles: deep ring, general (or page-sub) loader, whole O per CTA, k-steps of whole slices"
 #endif
 #if Q_CHUNKS_PER_THREAD * NUM_THREADS * CHUNK_ELEMS != TILE_Q_ELEMS || OUT_CHUNKS_PER_THREAD * NUM_THREADS != BLOCK_M * OUT_ROW_CHUNKS
 #error "split-key tiles: Q / output chunks must divide evenly over the threads"

@@ -15,6 +15,9 @@
  * instruction fetch, and it held registers (e4m3 d128 16-row 238 -> 192, int8 d128 32-row 255 + a
  * 4-byte spill -> 254). H200, outputs bit-identical: fp8 b 8 h 64/8 32k s_q 4 +7.7 %, b 8 4k s_q 1
  * +17 %, b 64 h 32/8 4k +3 %; bf16 b 8 4k +3.1 %, b 64 4k +1.4 % (docs/sm80.md, session 15).
+ * FWD_SK_WHOLE_PAGES (the _sk_wp twins, paged K/V whose pages hold whole key blocks, host
+ * sm80_sk_wp_ok): the same lean loader from each block's page base, the general one compiled out.
+ * H200 bf16 b 8 h 64/8 32k, pages of 64 / 256: 3.94-3.97 -> 4.11-4.20 TB/s (docs/sm80.md, session 18).
  */
 #include "ptx/griddepcontrol.h"
 
@@ -139,6 +142,9 @@ static __device__ __forceinline__ void sk_load_block(const sm80_fwd_params *prm,
 {
 #if FWD_SK_FAST
     sk_load_kv_fast(prm, c, kvb, sK, sV, n, tid); /* the _f twin: the host routes only sk_fast_ok K/V here */
+#elif FWD_SK_WHOLE_PAGES
+    /* the _wp twin: the host routes only whole-block pages (sk_whole_pages_ok) here */
+    sk_load_kv_fast(prm, c, sk_block_bases(prm, c, n, page_id), sK, sV, n, tid);
 #else
     if (fast || whole_pages)
         sk_load_kv_fast(prm, c, fast ? kvb : sk_block_bases(prm, c, n, page_id), sK, sV, n, tid);
@@ -148,18 +154,19 @@ static __device__ __forceinline__ void sk_load_block(const sm80_fwd_params *prm,
 }
 #endif
 
-#if FWD_SK_FAST && FWD_PAGE_SUB
-#error "FWD_SK_FAST: the lean loader of non-paged K/V, not the page-sub one"
+#if (FWD_SK_FAST || FWD_SK_WHOLE_PAGES) && FWD_PAGE_SUB || (FWD_SK_FAST && FWD_SK_WHOLE_PAGES)
+#error "FWD_SK_FAST / FWD_SK_WHOLE_PAGES: one lean loader each (non-paged K/V, whole-block pages), not the page-sub one"
 #endif
 #if NUM_THREADS % ROW_CHUNKS != 0 || (IS_8BIT && NUM_THREADS % VT_ROW_CHUNKS != 0)
 #error "split-key lean loader: a thread's chunk column must stay fixed across its copies"
 #endif
 
 #if FWD_PAGE_SUB
-/* Page-sub twin (8-bit): pages of 2^k keys (k = page_sub_shift, 16-64 keys) split the 128-key block
-   and are packed as page_size rows (host: page_sub_shift), lanes 0.. of page_ids hold the block's
-   page ids (prefetch_page_id). K row r is virtual row (page << k) | (r & (2^k - 1)) from a per-CTA
-   head base; a V^T chunk (16 keys, one page) starts at its page's base plus the in-page key. The
+/* Page-sub twin: pages of 2^k keys (k = page_sub_shift; 8-bit 16-64 keys, 16-bit 8 up to half a
+   block) split the key block and are packed as page_size rows (host: page_sub_shift), lanes 0.. of
+   page_ids hold the block's page ids (prefetch_page_id). K row r (16-bit: and V row r) is virtual
+   row (page << k) | (r & (2^k - 1)) from a per-CTA head base; an 8-bit V^T chunk (16 keys, one
+   page) starts at its page's base plus the in-page key. The
    host routes only V^T with 16-byte multiple strides here (the base is validated), so no chunk
    needs the gather path that load_kv_tile_sub keeps (with it the e4m3 d128 tile spilled 4 bytes).
    Pages of exactly 16 keys take the _sk_pg16 twin (FWD_VT_ROW_PAIRS: its own V^T copy order). */
@@ -168,7 +175,11 @@ static __device__ __forceinline__ sk_bases sk_cta_bases_paged(const sm80_fwd_par
     const flashc_problem *p = &prm->p;
     sk_bases b;
     b.k = (const elem_t *)p->k + (int64_t)c->hk * p->k_stride[2];
-    b.v = (const elem_t *)p->v + (int64_t)c->hk * p->v_stride[1];
+#if IS_8BIT
+    b.v = (const elem_t *)p->v + (int64_t)c->hk * p->v_stride[1]; /* V^T [num_pages, h_kv, d, page_size] */
+#else
+    b.v = (const elem_t *)p->v + (int64_t)c->hk * p->v_stride[2]; /* V rows like K's */
+#endif
     return b;
 }
 
@@ -181,6 +192,9 @@ static __device__ __forceinline__ void sk_load_kv_sub(const sm80_fwd_params *prm
     {
         const int row0 = tid / ROW_CHUNKS, ch = tid % ROW_CHUNKS;
         const int64_t ks = p->k_stride[1];
+#if !IS_8BIT
+        const int64_t vs = p->v_stride[1];
+#endif
 #pragma unroll
         for (int it = 0; it < KV_CHUNKS_PER_THREAD; ++it) {
             const int row = row0 + it * (NUM_THREADS / ROW_CHUNKS);
@@ -189,9 +203,14 @@ static __device__ __forceinline__ void sk_load_kv_sub(const sm80_fwd_params *prm
             const uint32_t bytes = j0 + row < c->seqlen_k ? CP_ASYNC_CHUNK_BYTES : 0;
             cp_async_cg_shared_global_16(cvta_to_shared_u32(sK + swz(row, ch)), b.k + (int64_t)vrow * ks + ch * CHUNK_ELEMS,
                                          bytes);
+#if !IS_8BIT /* 16-bit V: the same virtual row of V */
+            cp_async_cg_shared_global_16(cvta_to_shared_u32(sV + swz(row, ch)), b.v + (int64_t)vrow * vs + ch * CHUNK_ELEMS,
+                                         bytes);
+#endif
         }
     }
-#if FWD_VT_ROW_PAIRS
+#if !IS_8BIT
+#elif FWD_VT_ROW_PAIRS
     {
         /* Pages of 16 keys (the _sk_pg16 twin): a V^T row holds one 16-byte chunk per page, so
            chunk g of the block is page g / D_OUT, row g % D_OUT: a warp copies 512 contiguous

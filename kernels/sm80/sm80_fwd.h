@@ -116,6 +116,16 @@ SM80_DECLARE_FWD(flashc_sm80_fwd_f16_d64_m32_sk_f)
 SM80_DECLARE_FWD(flashc_sm80_fwd_f16_d128_m32_sk_f)
 SM80_DECLARE_FWD(flashc_sm80_fwd_bf16_d64_m32_sk_f)
 SM80_DECLARE_FWD(flashc_sm80_fwd_bf16_d128_m32_sk_f)
+/* their whole-page lean-loader twins (FWD_SK_WHOLE_PAGES), for pages holding whole key blocks */
+SM80_DECLARE_FWD(flashc_sm80_fwd_f16_d64_m32_sk_wp)
+SM80_DECLARE_FWD(flashc_sm80_fwd_f16_d128_m32_sk_wp)
+SM80_DECLARE_FWD(flashc_sm80_fwd_bf16_d64_m32_sk_wp)
+SM80_DECLARE_FWD(flashc_sm80_fwd_bf16_d128_m32_sk_wp)
+/* their page-sub twins (FWD_PAGE_SUB), for 17-32 rows on pages splitting a key block */
+SM80_DECLARE_FWD(flashc_sm80_fwd_f16_d64_m32_sk_pg)
+SM80_DECLARE_FWD(flashc_sm80_fwd_f16_d128_m32_sk_pg)
+SM80_DECLARE_FWD(flashc_sm80_fwd_bf16_d64_m32_sk_pg)
+SM80_DECLARE_FWD(flashc_sm80_fwd_bf16_d128_m32_sk_pg)
 #if FLASHC_SM80_ENABLE_8BIT
 SM80_DECLARE_FWD(flashc_sm80_fwd_e4m3_d64_m64)
 SM80_DECLARE_FWD(flashc_sm80_fwd_e4m3_d128_m64)
@@ -169,6 +179,15 @@ SM80_DECLARE_FWD(flashc_sm80_fwd_e4m3_d64_m32_sk_f)
 SM80_DECLARE_FWD(flashc_sm80_fwd_e4m3_d128_m32_sk_f)
 SM80_DECLARE_FWD(flashc_sm80_fwd_int8_d64_m32_sk_f)
 SM80_DECLARE_FWD(flashc_sm80_fwd_int8_d128_m32_sk_f)
+/* whole-page lean-loader twins (FWD_SK_WHOLE_PAGES) of the 8-bit split-key tiles */
+SM80_DECLARE_FWD(flashc_sm80_fwd_e4m3_d64_m16_sk_wp)
+SM80_DECLARE_FWD(flashc_sm80_fwd_e4m3_d128_m16_sk_wp)
+SM80_DECLARE_FWD(flashc_sm80_fwd_int8_d64_m16_sk_wp)
+SM80_DECLARE_FWD(flashc_sm80_fwd_int8_d128_m16_sk_wp)
+SM80_DECLARE_FWD(flashc_sm80_fwd_e4m3_d64_m32_sk_wp)
+SM80_DECLARE_FWD(flashc_sm80_fwd_e4m3_d128_m32_sk_wp)
+SM80_DECLARE_FWD(flashc_sm80_fwd_int8_d64_m32_sk_wp)
+SM80_DECLARE_FWD(flashc_sm80_fwd_int8_d128_m32_sk_wp)
 #endif
 /* split-KV combine; pdl: launch it as a programmatic dependent of the forward grid (sm_90+) */
 cudaError_t flashc_sm80_combine(const sm80_fwd_params *prm, int pdl, cudaStream_t stream);

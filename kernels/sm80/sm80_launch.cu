@@ -76,6 +76,7 @@ typedef struct sm80_variant {
 #define SM80_KIND_SPLIT_KEYS_PAGE16 12  /* 8-bit split-key twins for pages of 16 keys (_sk_pg16) */
 #define SM80_KIND_DEEP_FAST_KV 13       /* 16-bit deep rings' lean-loader twins (_s<S>_f), non-paged K/V */
 #define SM80_KIND_SPLIT_KEYS_FAST_KV 14 /* split-key tiles' lean-loader twins (_sk_f), see sm80_sk_fast_ok */
+#define SM80_KIND_SPLIT_KEYS_WHOLE_PAGES 15 /* their whole-page twins (_sk_wp), see sm80_sk_wp_ok */
 #define SM80_VARIANT_NAMED(dtype, dd, mm, kind, name) {dtype, dd, mm, kind, name, name##_smem_bytes, name##_block_n}
 #define SM80_VARIANT(dtype, dt, dd, mm) SM80_VARIANT_NAMED(dtype, dd, mm, SM80_KIND_PLAIN, flashc_sm80_fwd_##dt##_d##dd##_m##mm)
 #define SM80_VARIANT_N(dtype, dt, dd, mm, nn) \
@@ -111,8 +112,9 @@ typedef struct sm80_variant {
    SM80_SPLIT_KEYS_MAX_TILES_8BIT); the 64-row ring left each block's math to two warps. 8-bit
    pages of 16-64 keys (2^k, splitting a 128-key block) take the split-key page-sub twins (_sk_pg,
    FWD_PAGE_SUB; pages of 16: _sk_pg16, see below). 16-bit ones keep the deep ring's page-sub
-   twins: split-key twins of them read the same (H200 bf16 b 64 h 32/8 8k, pages of 16: 4257
-   against 4265 GB/s; pages of 8: -1.8 %) and were dropped. */
+   twins up to 16 rows, where split-key twins of them read the same (H200 bf16 b 64 h 32/8 8k,
+   pages of 16: 4257 against 4265 GB/s; pages of 8: -1.8 %); 17-32 rows take those twins (_sk_pg,
+   see sm80_sk_pg_16bit). Whole-block pages take the _sk_wp twins (sm80_sk_wp_ok). */
 #define SM80_SPLIT_KEYS_MIN_ROWS_16BIT_PAGED 16
 /* 8-bit 33-64 rows (s_q 5-8 with 8 query heads per KV head: speculative decoding) on up to four
    16-row split-key CTAs per KV head instead of the 64-row deep ring, whose block math sits on the
@@ -170,6 +172,10 @@ typedef struct sm80_variant {
     SM80_VARIANT_NAMED(dtype, dd, mm, SM80_KIND_SPLIT_KEYS_FAST_KV, flashc_sm80_fwd_##dt##_d##dd##_m##mm##_sk_f)
 #define SM80_VARIANT_SK_PG(dtype, dt, dd, mm) \
     SM80_VARIANT_NAMED(dtype, dd, mm, SM80_KIND_SPLIT_KEYS_PAGE_SUB, flashc_sm80_fwd_##dt##_d##dd##_m##mm##_sk_pg)
+/* Whole-page lean-loader twins of the split-key tiles (FWD_SK_WHOLE_PAGES, _sk_wp), listed before each
+   _sk_f: see sm80_sk_wp_ok */
+#define SM80_VARIANT_SK_WP(dtype, dt, dd, mm) \
+    SM80_VARIANT_NAMED(dtype, dd, mm, SM80_KIND_SPLIT_KEYS_WHOLE_PAGES, flashc_sm80_fwd_##dt##_d##dd##_m##mm##_sk_wp)
 /* 8-bit pages of exactly 16 keys: a V^T row of a page is one 16-byte chunk, so two rows share each
    32-byte sector, and the _sk_pg layout (rows a V^T row apart in shared memory) made LDGSTS fetch
    every sector twice (Nsight Compute: 1.5x the L2-to-SM sectors). The _sk_pg16 twins store V^T as
@@ -193,7 +199,9 @@ static const sm80_variant k_variants[] = {
     SM80_VARIANT_NAMED(FLASHC_DTYPE_F16, 64, 128, SM80_KIND_LEAN_MASK, flashc_sm80_fwd_f16_d64_m128_lm),
     SM80_VARIANT_F(FLASHC_DTYPE_F16, 64, 128, flashc_sm80_fwd_f16_d64_m128_f),
     SM80_VARIANT(FLASHC_DTYPE_F16, f16, 64, 128),
+    SM80_VARIANT_SK_PG(FLASHC_DTYPE_F16, f16, 64, 32),
     SM80_VARIANT_DEEP_PG(FLASHC_DTYPE_F16, f16, 64, 64, 4),
+    SM80_VARIANT_SK_WP(FLASHC_DTYPE_F16, f16, 64, 32),
     SM80_VARIANT_SK_F(FLASHC_DTYPE_F16, f16, 64, 32),
     SM80_VARIANT_SK(FLASHC_DTYPE_F16, f16, 64, 32),
     SM80_VARIANT_DEEP_F(FLASHC_DTYPE_F16, f16, 64, 64, 4),
@@ -206,7 +214,9 @@ static const sm80_variant k_variants[] = {
     SM80_VARIANT_F(FLASHC_DTYPE_F16, 128, 128, flashc_sm80_fwd_f16_d128_m128_n128_f),
     SM80_VARIANT_N(FLASHC_DTYPE_F16, f16, 128, 128, 128),
     SM80_VARIANT(FLASHC_DTYPE_F16, f16, 128, 128),
+    SM80_VARIANT_SK_PG(FLASHC_DTYPE_F16, f16, 128, 32),
     SM80_VARIANT_DEEP_PG(FLASHC_DTYPE_F16, f16, 128, 64, 3),
+    SM80_VARIANT_SK_WP(FLASHC_DTYPE_F16, f16, 128, 32),
     SM80_VARIANT_SK_F(FLASHC_DTYPE_F16, f16, 128, 32),
     SM80_VARIANT_SK(FLASHC_DTYPE_F16, f16, 128, 32),
     SM80_VARIANT_DEEP_F(FLASHC_DTYPE_F16, f16, 128, 64, 3),
@@ -222,7 +232,9 @@ static const sm80_variant k_variants[] = {
     SM80_VARIANT_NAMED(FLASHC_DTYPE_BF16, 64, 128, SM80_KIND_LEAN_MASK, flashc_sm80_fwd_bf16_d64_m128_lm),
     SM80_VARIANT_F(FLASHC_DTYPE_BF16, 64, 128, flashc_sm80_fwd_bf16_d64_m128_f),
     SM80_VARIANT(FLASHC_DTYPE_BF16, bf16, 64, 128),
+    SM80_VARIANT_SK_PG(FLASHC_DTYPE_BF16, bf16, 64, 32),
     SM80_VARIANT_DEEP_PG(FLASHC_DTYPE_BF16, bf16, 64, 64, 4),
+    SM80_VARIANT_SK_WP(FLASHC_DTYPE_BF16, bf16, 64, 32),
     SM80_VARIANT_SK_F(FLASHC_DTYPE_BF16, bf16, 64, 32),
     SM80_VARIANT_SK(FLASHC_DTYPE_BF16, bf16, 64, 32),
     SM80_VARIANT_DEEP_F(FLASHC_DTYPE_BF16, bf16, 64, 64, 4),
@@ -235,7 +247,9 @@ static const sm80_variant k_variants[] = {
     SM80_VARIANT_F(FLASHC_DTYPE_BF16, 128, 128, flashc_sm80_fwd_bf16_d128_m128_n128_f),
     SM80_VARIANT_N(FLASHC_DTYPE_BF16, bf16, 128, 128, 128),
     SM80_VARIANT(FLASHC_DTYPE_BF16, bf16, 128, 128),
+    SM80_VARIANT_SK_PG(FLASHC_DTYPE_BF16, bf16, 128, 32),
     SM80_VARIANT_DEEP_PG(FLASHC_DTYPE_BF16, bf16, 128, 64, 3),
+    SM80_VARIANT_SK_WP(FLASHC_DTYPE_BF16, bf16, 128, 32),
     SM80_VARIANT_SK_F(FLASHC_DTYPE_BF16, bf16, 128, 32),
     SM80_VARIANT_SK(FLASHC_DTYPE_BF16, bf16, 128, 32),
     SM80_VARIANT_DEEP_F(FLASHC_DTYPE_BF16, bf16, 128, 64, 3),
@@ -256,13 +270,19 @@ static const sm80_variant k_variants[] = {
     SM80_VARIANT_SK_PG16(FLASHC_DTYPE_INT8, int8, 64, 16),      SM80_VARIANT_SK_PG16(FLASHC_DTYPE_INT8, int8, 128, 16),
     SM80_VARIANT_SK_PG(FLASHC_DTYPE_FP8_E4M3, e4m3, 64, 16), SM80_VARIANT_SK_PG(FLASHC_DTYPE_FP8_E4M3, e4m3, 128, 16),
     SM80_VARIANT_SK_PG(FLASHC_DTYPE_INT8, int8, 64, 16),      SM80_VARIANT_SK_PG(FLASHC_DTYPE_INT8, int8, 128, 16),
+    SM80_VARIANT_SK_WP(FLASHC_DTYPE_FP8_E4M3, e4m3, 64, 32), SM80_VARIANT_SK_WP(FLASHC_DTYPE_FP8_E4M3, e4m3, 128, 32),
+    SM80_VARIANT_SK_WP(FLASHC_DTYPE_INT8, int8, 64, 32),      SM80_VARIANT_SK_WP(FLASHC_DTYPE_INT8, int8, 128, 32),
     SM80_VARIANT_SK_F(FLASHC_DTYPE_FP8_E4M3, e4m3, 64, 32), SM80_VARIANT_SK_F(FLASHC_DTYPE_FP8_E4M3, e4m3, 128, 32),
     SM80_VARIANT_SK_F(FLASHC_DTYPE_INT8, int8, 64, 32),      SM80_VARIANT_SK_F(FLASHC_DTYPE_INT8, int8, 128, 32),
     SM80_VARIANT_SK(FLASHC_DTYPE_FP8_E4M3, e4m3, 64, 32), SM80_VARIANT_SK(FLASHC_DTYPE_FP8_E4M3, e4m3, 128, 32),
     SM80_VARIANT_SK(FLASHC_DTYPE_INT8, int8, 64, 32),      SM80_VARIANT_SK(FLASHC_DTYPE_INT8, int8, 128, 32),
+    SM80_VARIANT_SK_WP(FLASHC_DTYPE_FP8_E4M3, e4m3, 64, 16),
     SM80_VARIANT_DEEP_PG(FLASHC_DTYPE_FP8_E4M3, e4m3, 64, 64, 8), SM80_VARIANT_SK_F(FLASHC_DTYPE_FP8_E4M3, e4m3, 64, 16), SM80_VARIANT_SK(FLASHC_DTYPE_FP8_E4M3, e4m3, 64, 16), SM80_VARIANT_DEEP(FLASHC_DTYPE_FP8_E4M3, e4m3, 64, 64, 8),
+    SM80_VARIANT_SK_WP(FLASHC_DTYPE_FP8_E4M3, e4m3, 128, 16),
     SM80_VARIANT_DEEP_PG(FLASHC_DTYPE_FP8_E4M3, e4m3, 128, 64, 6), SM80_VARIANT_SK_F(FLASHC_DTYPE_FP8_E4M3, e4m3, 128, 16), SM80_VARIANT_SK(FLASHC_DTYPE_FP8_E4M3, e4m3, 128, 16), SM80_VARIANT_DEEP(FLASHC_DTYPE_FP8_E4M3, e4m3, 128, 64, 6),
+    SM80_VARIANT_SK_WP(FLASHC_DTYPE_INT8, int8, 64, 16),
     SM80_VARIANT_DEEP_PG(FLASHC_DTYPE_INT8, int8, 64, 64, 8),     SM80_VARIANT_SK_F(FLASHC_DTYPE_INT8, int8, 64, 16), SM80_VARIANT_SK(FLASHC_DTYPE_INT8, int8, 64, 16), SM80_VARIANT_DEEP(FLASHC_DTYPE_INT8, int8, 64, 64, 8),
+    SM80_VARIANT_SK_WP(FLASHC_DTYPE_INT8, int8, 128, 16),
     SM80_VARIANT_DEEP_PG(FLASHC_DTYPE_INT8, int8, 128, 64, 6),    SM80_VARIANT_SK_F(FLASHC_DTYPE_INT8, int8, 128, 16), SM80_VARIANT_SK(FLASHC_DTYPE_INT8, int8, 128, 16), SM80_VARIANT_DEEP(FLASHC_DTYPE_INT8, int8, 128, 64, 6),
     /* two-slab 8-bit prefill tiles (see sm80_8bit_two_slab; int8 d64 has none: it lost everywhere) */
     SM80_VARIANT_NAMED(FLASHC_DTYPE_FP8_E4M3, 64, 128, SM80_KIND_8BIT_TWO_SLAB, flashc_sm80_fwd_e4m3_d64_m128),
@@ -325,6 +345,38 @@ static int vt_chunks_aligned(const flashc_problem *p)
 {
     return p->v_stride[0] % SM80_CP_ASYNC_CHUNK_BYTES == 0 && p->v_stride[1] % SM80_CP_ASYNC_CHUNK_BYTES == 0 &&
            p->v_stride[2] % SM80_CP_ASYNC_CHUNK_BYTES == 0;
+}
+
+/* fwd_splitk.cuh's sk_whole_pages_ok on the host, for the whole-page lean-loader twins (_sk_wp):
+   paged K/V whose pages hold whole key blocks (a block lies in one page, addressed from that page's
+   base like a contiguous cache) and, 8-bit, V^T chunks 16-byte aligned. The general tile, its other
+   loaders compiled in, ran such pages 7-8 % below the contiguous cache's _sk_f twin (bf16 b 8 h 64/8
+   32k, pages of 64 / 256: 3.93-3.97 against 4.27-4.30 TB/s). Session 18, H200 ab80, against it:
+   bf16 pages of 256 +4.3-5.4 % (4.15 TB/s), pages of 64 +3 % with two CTAs per SM (see
+   split_ctas_per_sm); fp8 / int8 pages of 256 at 32 rows +4.1-6.3 %, at 8 rows +0.8-2.9 %, b 64
+   h 32/8 8k +0-0.7 %. Dev hook (not API): FLASHC_SM80_SK_WP=0 keeps the general tiles, for A/B. */
+static int sm80_sk_wp_ok(const flashc_problem *p, int block_n)
+{
+    const char *e = getenv("FLASHC_SM80_SK_WP");
+    if (e && atoi(e) == 0) return 0;
+    return p->kv_layout == FLASHC_KV_PAGED && p->page_size % block_n == 0 && (!sm80_is_8bit(p) || vt_chunks_aligned(p));
+}
+
+/* 16-bit split-key page-sub twins (_sk_pg: pages of 2^k keys splitting a key block) for more than
+   SM80_SK_PG_MIN_ROWS_16BIT packed rows (s_q 3-4 with 8 query heads per KV head: speculative
+   decoding), where the 64-row deep ring's page-sub twin leaves each block's math to the two warps
+   that hold rows (H200 bf16 b 8 h 64/8 32k s_q 4, pages of 16: 3.73 TB/s against 4.27 contiguous on
+   the split-key tile). Session 18, H200 ab80, at two CTAs per SM (split_ctas_per_sm; at one they
+   lost 5-22 %), against the deep ring: bf16 d128 b 8 h 64/8 32k, pages of 16 at 32 rows +8.3 %
+   (3.72 -> 4.03 TB/s), pages of 8 / 32 at 24 rows +4.8 / +8.7 %, d64 pages of 16 +23 %. At <= 16 rows
+   they read the same as the deep ring (session 8: pages of 16 -0.4 %, 8 -2.1 %), which keeps those.
+   Dev hook (not API): FLASHC_SM80_SK_PG16BIT=0 never, =1 at any row count the tile holds, for A/B. */
+#define SM80_SK_PG_MIN_ROWS_16BIT 16
+static int sm80_sk_pg_16bit(long long rows)
+{
+    const char *e = getenv("FLASHC_SM80_SK_PG16BIT");
+    if (e) return atoi(e) == 1;
+    return rows > SM80_SK_PG_MIN_ROWS_16BIT;
 }
 
 /* The staggered d256 tile (64 x 64 keys, 4 warps, one K and one V buffer copied in turn,
@@ -445,8 +497,12 @@ static int pick_variant(const flashc_problem *p, const flashc_device_info *dev, 
         /* deep rings: the page-sub variant exactly when pages split its key blocks */
         const int pg16 = v->kind == SM80_KIND_SPLIT_KEYS_PAGE16;
         const int sk_f = v->kind == SM80_KIND_SPLIT_KEYS_FAST_KV;
-        const int sk = v->kind == SM80_KIND_SPLIT_KEYS || v->kind == SM80_KIND_SPLIT_KEYS_PAGE_SUB || pg16 || sk_f;
+        const int sk_wp = v->kind == SM80_KIND_SPLIT_KEYS_WHOLE_PAGES;
+        const int sk_pg = v->kind == SM80_KIND_SPLIT_KEYS_PAGE_SUB;
+        const int sk = v->kind == SM80_KIND_SPLIT_KEYS || sk_pg || pg16 || sk_f || sk_wp;
         if (sk_f && !sm80_sk_fast_ok(p)) continue;
+        if (sk_wp && !sm80_sk_wp_ok(p, v->block_n())) continue;
+        if (sk_pg && !is8 && !sm80_sk_pg_16bit(rows)) continue;
         const int pg = v->kind == SM80_KIND_DEEP_PAGE_SUB || v->kind == SM80_KIND_SPLIT_KEYS_PAGE_SUB || pg16;
         const int deep = v->kind == SM80_KIND_DEEP || deep_f || sk || pg;
         const int sub = deep ? page_sub_shift(p, v->block_n()) : 0;
@@ -461,7 +517,7 @@ static int pick_variant(const flashc_problem *p, const flashc_device_info *dev, 
         /* split-key tile: non-paged or whole-block pages; its page-sub twin: pages splitting a block */
         if (v->kind == SM80_KIND_SPLIT_KEYS && p->kv_layout == FLASHC_KV_PAGED && p->page_size % v->block_n() != 0)
             continue;
-        if ((v->kind == SM80_KIND_SPLIT_KEYS_PAGE_SUB || pg16) && !vt_chunks_aligned(p)) continue;
+        if ((sk_pg || pg16) && is8 && !vt_chunks_aligned(p)) continue;
         if (pg16 && sub != SM80_PAGE16_SHIFT) continue;
         if (deep && pg != (sub > 0)) continue;
         if (v->block_m > SM80_SMALL_TILE_M && rows < SM80_BIG_TILE_MIN_ROWS) continue;
@@ -490,15 +546,29 @@ static int pick_variant(const flashc_problem *p, const flashc_device_info *dev, 
    two or four times the math per byte and want two: fp8 b 8 8k s_q 4 on one per SM -13.9 %, b 8
    32k s_q 4 (32-row tiles) -9.7 %. 8-bit page-sub tiles (pages of 16-64 keys, _sk_pg / _sk_pg16)
    gather each V^T row of a block from 2-8 pages in 16-byte pieces and want two as well (session 17,
-   fp8 b 8 h 64/8 32k s_q 1: see docs/sm80.md). Dev hook (not API): FLASHC_SM80_SPLIT_CTAS_PER_SM=N. */
+   fp8 b 8 h 64/8 32k s_q 1: see docs/sm80.md). 16-bit tiles on pages of less than
+   SM80_STREAM_MIN_PAGE_BYTES per KV head want two too (session 18, bf16 b 8 h 64/8 32k, one -> two
+   CTAs per SM): the page-sub twins (_sk_pg, 24-32 rows, pages of 8 / 16 / 32 keys) -17 to -23 % ->
+   +5 to +9 % against the deep ring, d64 pages of 16 +23 %; the whole-page twins (_sk_wp) on pages of
+   one key block (d128 pages of 64, d64 pages of 128: 16 KB) -1 % -> +1.4 to +3 %, while pages of 256
+   (64 KB) read 2.5 % less with two (+4.5-5 % with one). Not the page-id loads: an L2 prefetch of
+   the CTA's page-table slice at one CTA per SM changed nothing (-0.4 to +0.4 %); small scattered
+   pages seem to need more copies in flight. 8-bit whole pages of 256 keys keep one at 16 rows
+   (+2.6-3 % against +0.3 % with two); other 8-bit whole-page sizes are unmeasured and keep the
+   8-bit rule. Dev hook (not API): FLASHC_SM80_SPLIT_CTAS_PER_SM=N. */
 #define SM80_STREAM_CTAS_PER_SM 1
+#define SM80_STREAM_MIN_PAGE_BYTES 32768
 static int split_ctas_per_sm(const flashc_problem *p, const sm80_plan *pl)
 {
     const char *e = getenv("FLASHC_SM80_SPLIT_CTAS_PER_SM");
     if (e && atoi(e) > 0) return atoi(e);
     const int is8 = sm80_is_8bit(p);
-    const int streams = pl->split_keys && (!is8 || (pl->grid_m == 1 && pl->block_m == SM80_SK_ROWS_8BIT &&
-                                                    pl->page_sub_shift == 0));
+    const int elem_bytes = is8 ? 1 : 2;
+    const int small_pages = p->kv_layout == FLASHC_KV_PAGED &&
+                            (long long)p->page_size * p->d * elem_bytes < SM80_STREAM_MIN_PAGE_BYTES;
+    const int streams = pl->split_keys && (is8 ? pl->grid_m == 1 && pl->block_m == SM80_SK_ROWS_8BIT &&
+                                                     pl->page_sub_shift == 0
+                                               : !small_pages);
     return streams ? SM80_STREAM_CTAS_PER_SM : SM80_CTAS_PER_SM_TARGET;
 }
 

@@ -875,9 +875,9 @@ static void feature_cases(flashc_dtype dt, int d)
         c = base_case(dt, d); c.b = 8; c.sq = is8 ? 2 : 3; c.sk = 150; c.hkv = 4; c.hq = 4 * g; c.out_dt = FLASHC_DTYPE_F16;
         named(&c, "decode splitk sk150 no split"); run_case(c);
     }
-    /* 16-bit split-key tile on pages holding whole key blocks (sm_90; its lean loader from a
-       per-block base), <= 16 rows: pages of 64 (d128's block), 128 and 384 keys (d64's block is
-       128), an empty sequence, causal and window */
+    /* 16-bit split-key tile on pages holding whole key blocks (sm_90: the whole-page twin _sk_wp,
+       its lean loader from a per-block base), <= 16 rows: pages of 64 (d128's block), 128 and 384
+       keys (d64's block is 128), an empty sequence, causal and window */
     if (dt != FLASHC_DTYPE_FP8_E4M3 && dt != FLASHC_DTYPE_INT8) {
         const int psw[3] = {64, 128, 384};
         for (int i = 0; i < 3; ++i) {
@@ -891,7 +891,8 @@ static void feature_cases(flashc_dtype dt, int d)
         }
     }
     /* 16-bit pages of 8 / 16 / 32 keys (and 64 in d64's 128-key block) inside a key block (sm_90:
-       the deep ring's page-sub twins), <= 16 and 17-32 rows, an empty sequence, causal, window, LSE */
+       the deep ring's page-sub twins at <= 16 rows, the split-key page-sub twins _sk_pg at 17-32;
+       d128's pages of 64 hold whole blocks), an empty sequence, causal, window, LSE */
     if (dt != FLASHC_DTYPE_FP8_E4M3 && dt != FLASHC_DTYPE_INT8) {
         const int pss[4] = {8, 16, 32, 64};
         for (int i = 0; i < 4; ++i)
@@ -1161,6 +1162,76 @@ static void sm80_sk_fast_cases(void)
         }
 }
 
+/* The split-key tiles' paged twins (sm_90): the whole-page lean-loader twins (_sk_wp, sm80_sk_wp_ok:
+   pages holding whole key blocks, every dtype) and the 16-bit page-sub twins (_sk_pg, 17-32 rows on
+   pages of 8-32 keys splitting a block, sm80_sk_pg_16bit). Pages that are several blocks and a
+   partial last page, seqused_k with an empty sequence, split and unsplit keys, 8-32 rows (8-bit: 16
+   and 32-row tiles), every score transform, LSE, f16 output, determinism and graph capture; then the
+   first cases again on the routes the twins replace (FLASHC_SM80_SK_WP=0: the general tile;
+   FLASHC_SM80_SK_PG16BIT=0: the deep ring's page-sub twin) and the 16-bit page-sub twin at 16 rows
+   (FLASHC_SM80_SK_PG16BIT=1). */
+static void sm80_sk_page_cases(void)
+{
+    const flashc_dtype dts[4] = {FLASHC_DTYPE_BF16, FLASHC_DTYPE_F16, FLASHC_DTYPE_FP8_E4M3, FLASHC_DTYPE_INT8};
+    tcase c;
+    char what[96];
+    for (int t = 0; t < 4; ++t)
+        for (int d = 64; d <= 128; d *= 2) {
+            const flashc_dtype dt = dts[t];
+            const int is8 = dt == FLASHC_DTYPE_FP8_E4M3 || dt == FLASHC_DTYPE_INT8;
+            const int block = is8 || d == 64 ? 128 : 64; /* the split-key tile's key block */
+            if (g_quick && d != 128) continue;
+            /* whole pages: one block and three blocks per page, last pages partly filled */
+            c = base_case(dt, d); c.b = 3; c.kv = KV_PAGED; c.page_size = block; c.sq = 4; c.hkv = 2; c.hq = 16;
+            c.extra = 1;
+            { int lk[3] = {2000, 0, 1001}; memcpy(c.seqlens_k, lk, sizeof lk); }
+            snprintf(what, sizeof what, "decode skwp ps%d 32 rows", block); named(&c, what); run_case(c);
+            const tcase wp_first = c;
+            c = base_case(dt, d); c.b = 2; c.kv = KV_PAGED; c.page_size = 3 * block; c.sq = 1; c.hkv = 2; c.hq = 8;
+            c.softcap = 6.0f; c.alibi = ALIBI_BH; c.bias = BIAS_FULL;
+            { int lk[2] = {1777, 2500}; memcpy(c.seqlens_k, lk, sizeof lk); }
+            snprintf(what, sizeof what, "decode skwp ps%d 4 rows softcap alibi bias", 3 * block); named(&c, what);
+            run_case(c);
+            c = base_case(dt, d); c.b = 8; c.kv = KV_PAGED; c.page_size = 2 * block; c.sq = 2; c.hkv = 4; c.hq = 16;
+            c.causal = 1; c.wl = 90; c.out_dt = FLASHC_DTYPE_F16;
+            for (int i = 0; i < 8; ++i) c.seqlens_k[i] = 60 + 37 * i;
+            snprintf(what, sizeof what, "decode skwp ps%d 8 rows short causal window", 2 * block); named(&c, what);
+            run_case(c);
+            if (is8) {
+                setenv("FLASHC_SM80_SK32", "1", 1);
+                c = wp_first; c.extra = 0; c.causal = 1; c.lse = 1;
+                named(&c, "decode skwp sk32 32 rows causal"); run_case(c);
+                unsetenv("FLASHC_SM80_SK32");
+            }
+            setenv("FLASHC_SM80_SK_WP", "0", 1);
+            c = wp_first; c.extra = 0; named(&c, "decode skwp off"); run_case(c);
+            unsetenv("FLASHC_SM80_SK_WP");
+            if (is8) continue;
+            /* 16-bit page-sub: 24 / 32 rows on pages of 8 / 16 / 32 keys, last pages of 5 / 3 / 13 keys */
+            const int pgs[3][3] = {{8, 3, 0}, {16, 4, 1}, {32, 4, 2}}; /* page, s_q, mix */
+            tcase pg_first = c;
+            for (int i = 0; i < 3; ++i) {
+                c = base_case(dt, d); c.b = 3; c.kv = KV_PAGED; c.page_size = pgs[i][0]; c.sq = pgs[i][1];
+                c.hkv = 2; c.hq = 16;
+                int lk[3] = {1501, 3, 2093};
+                switch (pgs[i][2]) {
+                case 0: c.causal = 1; c.wl = 700; c.alibi = ALIBI_H; c.extra = 1; break;
+                case 1: c.softcap = 6.0f; c.bias = BIAS_FULL; c.lse = 1; break;
+                default: lk[0] = 100; lk[1] = 0; lk[2] = 237; c.out_dt = FLASHC_DTYPE_F16; c.causal = 1; break;
+                }
+                memcpy(c.seqlens_k, lk, sizeof lk);
+                snprintf(what, sizeof what, "decode skpg ps%d %d rows%s", pgs[i][0], c.sq * 8, pgs[i][2] == 2 ? " short" : "");
+                named(&c, what); run_case(c);
+                if (i == 1) pg_first = c;
+            }
+            setenv("FLASHC_SM80_SK_PG16BIT", "0", 1);
+            c = pg_first; named(&c, "decode skpg off 32 rows"); run_case(c);
+            setenv("FLASHC_SM80_SK_PG16BIT", "1", 1);
+            c = pg_first; c.sq = 2; named(&c, "decode skpg forced 16 rows"); run_case(c);
+            unsetenv("FLASHC_SM80_SK_PG16BIT");
+        }
+}
+
 /* Causal prefill on the FWD_LPT_TAIL tiles (d64's 128-row lean-mask twins; d128's two-slab and
    8-warp lean-mask tiles; d256's staggered and 8-warp lean-mask tiles): the grid's last (head, batch)
    pairs launch m-major, heaviest m-block first (sm80_launch.cu sm80_lpt_tail_pairs). The default
@@ -1251,6 +1322,7 @@ int main(int argc, char **argv)
     sm80_8bit_tile_cases();
     sm80_8bit_sk32_cases();
     sm80_sk_fast_cases();
+    sm80_sk_page_cases();
     sm80_lpt_cases();
     /* outside the support matrix: a backend may refuse (skipped), but must not misbehave */
     for (int k = 0; k < 2; ++k) {
