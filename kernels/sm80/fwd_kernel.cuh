@@ -42,7 +42,14 @@
  *                 loop's and the prologue's general-loader branches are compiled out. Never executed
  *                 there, they still cost the schedule of the whole kernel: H200 bf16 non-causal
  *                 +2.1-3.4 % (d128), +2.1-2.3 % (d64), d64 causal +2.4-4.5 % without them. The
- *                 twins also load Q and store O of unpacked rows with a row step (ROW_STEP_IO)
+ *                 twins also load Q and store O of unpacked rows with a row step (ROW_STEP_IO).
+ *                 8-bit (LEAN_8BIT: the 128-row tiles' _f / _lm_f twins): non-paged, non-varlen K/V
+ *                 with 16-byte aligned V^T rows (host sm80_8bit_fast_ok), copied by the split-key
+ *                 tiles' lean loader (load_kv_lean). H200 fp8 / int8 non-causal: d64 +18-21 %, d128
+ *                 +12-29 %, d256 +27-31 % over the general loader (docs/sm80.md, session 19)
+ *   FWD_D_SPLIT   optional (8-bit d256; default 2, the 64-row tiles): CTAs per m-block, each owning
+ *                 D / FWD_D_SPLIT of O's columns; the 8-warp 128-row d256 tiles set 1
+ *   FWD_QK_UNROLL optional: unroll of Q.K^T's k-step loop (default: all; 8-bit d256: 2)
  *   FWD_LPT_TAIL  optional (default 0; the lean-mask tiles, which serve causal and windowed
  *                 prefill only): CTA coordinates come from the launch-order id, m-blocks heaviest
  *                 first and the grid's last lpt_tail_pairs (head, batch) pairs m-major (see
@@ -91,7 +98,9 @@
  *            8 warps: d128 x 128 keys 160 KB, d256 x 64 keys 192 KB (the host falls back to the
  *            4-warp tiles where the opt-in is smaller); deep M64 (sm_90): d64 x4 stages 72 KB,
  *            d128 x3 stages 112 KB: two CTAs per SM (registers allow two anyway); e4m3 two-slab
- *            tiles add an f16 copy of Q (BLOCK_M x d x 2 bytes, Q_F16_SMEM): d128 M128 64 KB
+ *            tiles add an f16 copy of Q (BLOCK_M x d x 2 bytes, Q_F16_SMEM): d128 M128 64 KB;
+ *            8-bit d256 8 warps x 32 keys: Q 32 KB + 2 x (K + V^T) 32 KB = 64 KB (e4m3 converts
+ *            Q's fragments per use: an f16 copy spilled 108 bytes)
  *   registers per slab O d/2 f32 and S BLOCK_N/2 f32; Q fragments d/4 kept in registers only for
  *            one slab at d <= 128 (otherwise Q is re-read from smem with ldmatrix per k-step)
  *   layout   rows of d 16-bit elements; 16-byte chunk c of row r stored at chunk c ^ (r & 7), so the
@@ -111,8 +120,9 @@
  * [0, 256] (FA3's max offset; the 2^8 cancels in O / l), rounded to e4m3 on sm_89 and to f16 on
  * sm_90, which has no e4m3 mma.sync and runs f16 MMAs on converted fragments (E4M3_VIA_F16). int8: P in [0, 1] as
  * u8 (x 255) times s8 V into s32, converted and scaled by 1/255 per mma. Descales [b, h_kv] are
- * per CTA: q*k folded into the score scale, v into the final 1 / l. Only 64-row tiles; at d256 each
- * CTA owns half of O's columns (D_SPLIT). V^T chunks cp.async cannot take are gathered (load_kv_tile).
+ * per CTA: q*k folded into the score scale, v into the final 1 / l. 64-row tiles (at d256 each CTA
+ * owns half of O's columns, D_SPLIT) and, on sm_90, 128-row tiles (d64 / d128: 4 warps of two slabs;
+ * d256: 8 warps of one slab, all of O). V^T chunks cp.async cannot take are gathered (load_kv_tile).
  * The 8-bit variants are built only with FLASHC_SM80_ENABLE_8BIT (sm80_fwd.h).
  *
  * Grid: x = m-block of (packed) query rows, y = query head (or KV head when GQA-packed),
@@ -267,16 +277,21 @@ typedef uint16_t elem_t;
 #if defined(FWD_MIN_ARCH) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ < FWD_MIN_ARCH
 #define FWD_ARCH_SKIPPED 1                        /* empty body: the host never picks it here */
 #endif
-#if IS_8BIT && FWD_HEAD_DIM == 256
-/* 8-bit d256: the O accumulators of all 256 columns plus the 8-bit fragment shuffles do not fit
-   255 registers (ptxas spills on sm_89/90), so each CTA owns half of O's columns and both halves
-   compute the same S (1.5x the MMA work of one pass; K is read twice, V once). */
+#if IS_8BIT && FWD_HEAD_DIM == 256 && !defined(FWD_D_SPLIT)
+/* 8-bit d256 64-row tiles: all 256 O columns plus the 8-bit fragment shuffles did not fit 255
+   registers (before S_KEY removed the shuffles), so each CTA owns half of O's columns and both
+   halves compute the same S (1.5x the MMA work of one pass; K is read twice, V once). The 8-warp
+   128-row tiles (FWD_D_SPLIT 1) hold all of O: 254-255 registers, 8-16 bytes of spill. */
 #define D_SPLIT 2
+#elif defined(FWD_D_SPLIT)
+#define D_SPLIT FWD_D_SPLIT
 #else
 #define D_SPLIT 1
 #endif
 #define D_OUT (D / D_SPLIT)                       /* O columns (and V^T rows) of one CTA */
-#if IS_8BIT && FWD_HEAD_DIM == 256
+#if defined(FWD_QK_UNROLL)
+#define QK_UNROLL FWD_QK_UNROLL
+#elif IS_8BIT && FWD_HEAD_DIM == 256
 #define QK_UNROLL 2     /* ptxas on sm_90 hoists all 8 k-steps' fragments (96 registers) and spills */
 #else
 #define QK_UNROLL K_STEPS_QK
@@ -372,6 +387,14 @@ typedef uint16_t elem_t;
 
 #ifndef FWD_WARP_SPLIT_KEYS
 #define FWD_WARP_SPLIT_KEYS 0
+#endif
+/* 8-bit _f twins of the row-split tiles (FWD_FAST_KV_ONLY; host: non-paged K/V, not varlen, V^T
+   d-rows a multiple of 16 bytes apart, so every V^T chunk starts 16-byte aligned): the split-key
+   tiles' lean loader (load_kv_lean) is the only K/V loader, the general one and its page-id
+   lookups are compiled out */
+#define LEAN_8BIT (IS_8BIT && FWD_FAST_KV_ONLY && !FWD_WARP_SPLIT_KEYS)
+#if LEAN_8BIT && (D_SPLIT != 1 || FWD_PAGE_SUB || FWD_KV_STAGGER)
+#error "8-bit _f twins: whole O per CTA (the lean V^T copy starts at d-row 0), non-paged, a plain ring"
 #endif
 #if FWD_WARP_SPLIT_KEYS
 /* Split-key decode tile (fwd_splitk.cuh): the NUM_WARPS warps share the tile's WARP_ROWS query
@@ -1220,6 +1243,90 @@ static __device__ __forceinline__ void load_kv_tile_fast(const sm80_fwd_params *
 }
 #endif
 
+#if FWD_WARP_SPLIT_KEYS || LEAN_8BIT
+/* ---- Lean K/V loader of the split-key tiles and the 8-bit _f twins (non-paged) -------------- */
+/* The general loader redoes every chunk's 64-bit index math, the paging test and (8-bit) the V^T
+   alignment / page test per chunk: about half of the split-key 8-bit tile's per-block instructions.
+   Non-paged K/V are addressed from per-CTA bases (K row j and, 16-bit, V row j at base + j * row
+   stride; 8-bit V^T key j of dim row r at base + r * v_stride[2] + j); the caller checked that every
+   V^T chunk start is 16-byte aligned (lean_kv_ok), so no chunk needs the gather path. */
+typedef struct lean_bases {
+    const elem_t *k, *v;
+} lean_bases;
+
+static __device__ __forceinline__ lean_bases lean_cta_bases(const sm80_fwd_params *prm, const fwd_ctx *c)
+{
+    const flashc_problem *p = &prm->p;
+    lean_bases b;
+    b.k = (const elem_t *)p->k + (int64_t)c->bi * p->k_stride[0] + (int64_t)c->hk * p->k_stride[2] +
+          (int64_t)c->k_off * p->k_stride[1];
+#if IS_8BIT
+    b.v = (const elem_t *)p->v + (int64_t)c->bi * p->v_stride[0] + (int64_t)c->hk * p->v_stride[1] + c->k_off;
+#else
+    b.v = (const elem_t *)p->v + (int64_t)c->bi * p->v_stride[0] + (int64_t)c->hk * p->v_stride[2] +
+          (int64_t)c->k_off * p->v_stride[1];
+#endif
+    return b;
+}
+
+static __device__ __forceinline__ int lean_kv_ok(const sm80_fwd_params *prm, lean_bases b)
+{
+    const flashc_problem *p = &prm->p;
+#if IS_8BIT
+    return p->kv_layout != FLASHC_KV_PAGED && ((uintptr_t)b.v & (CP_ASYNC_CHUNK_BYTES - 1)) == 0 &&
+           (p->v_stride[2] & (CP_ASYNC_CHUNK_BYTES - 1)) == 0;
+#else
+    return p->kv_layout != FLASHC_KV_PAGED;
+#endif
+}
+
+static __device__ __forceinline__ void load_kv_lean(const sm80_fwd_params *prm, const fwd_ctx *c, lean_bases b,
+                                                       elem_t *sK, elem_t *sV, int n, int tid)
+{
+    const flashc_problem *p = &prm->p;
+    const int j0 = n * BLOCK_N;
+    {
+        const int row0 = tid / ROW_CHUNKS, ch = tid % ROW_CHUNKS;
+        const int64_t ks = p->k_stride[1];
+        const elem_t *kb = b.k + (int64_t)(j0 + row0) * ks + ch * CHUNK_ELEMS;
+#if !IS_8BIT
+        const int64_t vs = p->v_stride[1];
+        const elem_t *vb = b.v + (int64_t)(j0 + row0) * vs + ch * CHUNK_ELEMS;
+#endif
+#pragma unroll
+        for (int it = 0; it < KV_CHUNKS_PER_THREAD; ++it) {
+            const int row = row0 + it * (NUM_THREADS / ROW_CHUNKS);
+            const uint32_t bytes = j0 + row < c->seqlen_k ? CP_ASYNC_CHUNK_BYTES : 0;
+            cp_async_cg_shared_global_16(cvta_to_shared_u32(sK + swz(row, ch)),
+                                         kb + (int64_t)(it * (NUM_THREADS / ROW_CHUNKS)) * ks, bytes);
+#if !IS_8BIT
+            cp_async_cg_shared_global_16(cvta_to_shared_u32(sV + swz(row, ch)),
+                                         vb + (int64_t)(it * (NUM_THREADS / ROW_CHUNKS)) * vs, bytes);
+#endif
+        }
+    }
+#if IS_8BIT
+    {
+        const int dr0 = tid / VT_ROW_CHUNKS, ch = tid % VT_ROW_CHUNKS;
+        const int64_t rs = p->v_stride[2];
+        const int j = j0 + ch * CHUNK_ELEMS;
+        const int keys = min(max(c->seqlen_k - j, 0), CHUNK_ELEMS);
+        const elem_t *vb = b.v + (int64_t)dr0 * rs + j;
+#pragma unroll
+        for (int it = 0; it < VT_CHUNKS_PER_THREAD; ++it) {
+            const int dr = dr0 + it * (NUM_THREADS / VT_ROW_CHUNKS);
+            cp_async_cg_shared_global_16(cvta_to_shared_u32(sV + swz_vt(dr, ch)),
+                                         vb + (int64_t)(it * (NUM_THREADS / VT_ROW_CHUNKS)) * rs,
+                                         (uint32_t)keys * ELEM_BYTES);
+        }
+    }
+#endif
+}
+#if NUM_THREADS % ROW_CHUNKS != 0 || (IS_8BIT && NUM_THREADS % VT_ROW_CHUNKS != 0)
+#error "lean loader: a thread's chunk column must stay fixed across its copies"
+#endif
+#endif
+
 /* ---- Consumer: S = Q K^T ------------------------------------------------------------------- */
 /* A fragment (16 rows x 16 k) of Q's slab `sl` at k-step kk for this warp, via one ldmatrix.x4. */
 static __device__ __forceinline__ void load_q_frag(uint32_t a[4], uint32_t sQ_addr, int warp, int lane, int kk,
@@ -1401,7 +1508,11 @@ static __device__ __forceinline__ void mask_scores(const sm80_fwd_params *prm, c
                                                    float S[M_SLABS][S_FRAGS][4], int n, int warp, int lane)
 {
     const flashc_problem *p = &prm->p;
+#if IS_8BIT
+    const int j0 = n * BLOCK_N; /* 8-bit: S_KEY permutes the keys inside each 16 */
+#else
     const int j0 = n * BLOCK_N + 2 * (lane & 3);
+#endif
 #pragma unroll
     for (int rr = 0; rr < ROWS_PER_THREAD; ++rr) {
         const int sl = rr >> 1, k = rr & 1;
@@ -1415,7 +1526,11 @@ static __device__ __forceinline__ void mask_scores(const sm80_fwd_params *prm, c
         for (int f = 0; f < S_FRAGS; ++f)
 #pragma unroll
             for (int e2 = 0; e2 < 2; ++e2) {
+#if IS_8BIT
+                const int jr = S_KEY(f, lane & 3, e2); /* key j0 + jr */
+#else
                 const int jr = f * MMA_N + e2; /* key j0 + jr */
+#endif
                 if (jr >= hi || jr < lo) S[sl][f][2 * k + e2] = -INFINITY;
             }
     }
@@ -1799,6 +1914,8 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_CTAS_PER_SM) FWD_KERNEL(const
 #endif
 #if LEAN_2STAGE
         const kv_bases kvb = kv_cta_bases(&prm, &c);
+#elif LEAN_8BIT
+        const lean_bases kvb = lean_cta_bases(&prm, &c);
 #endif
 #if FWD_KV_STAGGER
         /* Q and K of the last key block, then per block: K_n landed -> copy V_n -> S = Q.K_n^T,
@@ -1853,6 +1970,8 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_CTAS_PER_SM) FWD_KERNEL(const
 #if FWD_PAGE_SUB
                     load_kv_tile_sub(&prm, &c, sK + s * TILE_KV_ELEMS, sV + s * TILE_KV_ELEMS, b_hi - 1 - s, tid,
                                      prefetch_page_id(&prm, &c, b_hi - 1 - s, warp, lane));
+#elif LEAN_8BIT
+                    load_kv_lean(&prm, &c, kvb, sK + s * TILE_KV_ELEMS, sV + s * TILE_KV_ELEMS, b_hi - 1 - s, tid);
 #else
                     load_kv_tile(&prm, &c, sK + s * TILE_KV_ELEMS, sV + s * TILE_KV_ELEMS, b_hi - 1 - s, tid,
                                  prefetch_page_id(&prm, &c, b_hi - 1 - s, warp, lane));
@@ -1866,8 +1985,10 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_CTAS_PER_SM) FWD_KERNEL(const
 #if PREFETCH_NEXT_Q
         prefetch_next_q(&prm, tid);
 #endif
+#if !LEAN_8BIT
         /* paged: pages of the next block to copy, looked up one iteration ahead */
         int page_ids = STAGES - 1 < count ? prefetch_page_id(&prm, &c, b_hi - STAGES, warp, lane) : 0;
+#endif
         for (int it = 0; it < count; ++it) {
             const int n = b_hi - 1 - it, stage = it % STAGES;
             CP_ASYNC_WAIT_GROUP(STAGES - 2);
@@ -1891,13 +2012,18 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_CTAS_PER_SM) FWD_KERNEL(const
 #if FWD_PAGE_SUB
                         load_kv_tile_sub(&prm, &c, sK + ns * TILE_KV_ELEMS, sV + ns * TILE_KV_ELEMS, b_hi - 1 - nxt,
                                          tid, page_ids);
+#elif LEAN_8BIT
+                        load_kv_lean(&prm, &c, kvb, sK + ns * TILE_KV_ELEMS, sV + ns * TILE_KV_ELEMS, b_hi - 1 - nxt,
+                                     tid);
 #else
                         load_kv_tile(&prm, &c, sK + ns * TILE_KV_ELEMS, sV + ns * TILE_KV_ELEMS, b_hi - 1 - nxt, tid,
                                      page_ids);
 #endif
                 }
                 cp_async_commit_group(); /* possibly empty: keeps the group count uniform */
+#if !LEAN_8BIT
                 if (nxt + 1 < count) page_ids = prefetch_page_id(&prm, &c, b_hi - 2 - nxt, warp, lane);
+#endif
             }
 #if FWD_SKIP_IDLE_WARPS
             if (!warp_active) continue;

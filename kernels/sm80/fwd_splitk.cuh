@@ -21,84 +21,6 @@
  */
 #include "ptx/griddepcontrol.h"
 
-/* ---- Lean K/V loader (non-paged) ------------------------------------------------------------ */
-/* The general loader redoes every chunk's 64-bit index math, the paging test and (8-bit) the V^T
-   alignment / page test per chunk: about half of the split-key 8-bit tile's per-block instructions.
-   Non-paged K/V are addressed from per-CTA bases (K row j and, 16-bit, V row j at base + j * row
-   stride; 8-bit V^T key j of dim row r at base + r * v_stride[2] + j); the caller checked that every
-   V^T chunk start is 16-byte aligned (sk_fast_ok), so no chunk needs the gather path. */
-typedef struct sk_bases {
-    const elem_t *k, *v;
-} sk_bases;
-
-static __device__ __forceinline__ sk_bases sk_cta_bases(const sm80_fwd_params *prm, const fwd_ctx *c)
-{
-    const flashc_problem *p = &prm->p;
-    sk_bases b;
-    b.k = (const elem_t *)p->k + (int64_t)c->bi * p->k_stride[0] + (int64_t)c->hk * p->k_stride[2] +
-          (int64_t)c->k_off * p->k_stride[1];
-#if IS_8BIT
-    b.v = (const elem_t *)p->v + (int64_t)c->bi * p->v_stride[0] + (int64_t)c->hk * p->v_stride[1] + c->k_off;
-#else
-    b.v = (const elem_t *)p->v + (int64_t)c->bi * p->v_stride[0] + (int64_t)c->hk * p->v_stride[2] +
-          (int64_t)c->k_off * p->v_stride[1];
-#endif
-    return b;
-}
-
-static __device__ __forceinline__ int sk_fast_ok(const sm80_fwd_params *prm, sk_bases b)
-{
-    const flashc_problem *p = &prm->p;
-#if IS_8BIT
-    return p->kv_layout != FLASHC_KV_PAGED && ((uintptr_t)b.v & (CP_ASYNC_CHUNK_BYTES - 1)) == 0 &&
-           (p->v_stride[2] & (CP_ASYNC_CHUNK_BYTES - 1)) == 0;
-#else
-    return p->kv_layout != FLASHC_KV_PAGED;
-#endif
-}
-
-static __device__ __forceinline__ void sk_load_kv_fast(const sm80_fwd_params *prm, const fwd_ctx *c, sk_bases b,
-                                                       elem_t *sK, elem_t *sV, int n, int tid)
-{
-    const flashc_problem *p = &prm->p;
-    const int j0 = n * BLOCK_N;
-    {
-        const int row0 = tid / ROW_CHUNKS, ch = tid % ROW_CHUNKS;
-        const int64_t ks = p->k_stride[1];
-        const elem_t *kb = b.k + (int64_t)(j0 + row0) * ks + ch * CHUNK_ELEMS;
-#if !IS_8BIT
-        const int64_t vs = p->v_stride[1];
-        const elem_t *vb = b.v + (int64_t)(j0 + row0) * vs + ch * CHUNK_ELEMS;
-#endif
-#pragma unroll
-        for (int it = 0; it < KV_CHUNKS_PER_THREAD; ++it) {
-            const int row = row0 + it * (NUM_THREADS / ROW_CHUNKS);
-            const uint32_t bytes = j0 + row < c->seqlen_k ? CP_ASYNC_CHUNK_BYTES : 0;
-            cp_async_cg_shared_global_16(cvta_to_shared_u32(sK + swz(row, ch)),
-                                         kb + (int64_t)(it * (NUM_THREADS / ROW_CHUNKS)) * ks, bytes);
-#if !IS_8BIT
-            cp_async_cg_shared_global_16(cvta_to_shared_u32(sV + swz(row, ch)),
-                                         vb + (int64_t)(it * (NUM_THREADS / ROW_CHUNKS)) * vs, bytes);
-#endif
-        }
-    }
-#if IS_8BIT
-    {
-        const int dr0 = tid / VT_ROW_CHUNKS, ch = tid % VT_ROW_CHUNKS;
-        const int64_t rs = p->v_stride[2];
-        const int j = j0 + ch * CHUNK_ELEMS;
-        const int keys = min(max(c->seqlen_k - j, 0), CHUNK_ELEMS);
-        const elem_t *vb = b.v + (int64_t)dr0 * rs + j;
-#pragma unroll
-        for (int it = 0; it < VT_CHUNKS_PER_THREAD; ++it) {
-            const int dr = dr0 + it * (NUM_THREADS / VT_ROW_CHUNKS);
-            cp_async_cg_shared_global_16(cvta_to_shared_u32(sV + swz_vt(dr, ch)),
-                                         vb + (int64_t)(it * (NUM_THREADS / VT_ROW_CHUNKS)) * rs,
-                                         (uint32_t)keys * ELEM_BYTES);
-        }
-    }
-#endif
-}
 #if !FWD_PAGE_SUB
 /* Paged K/V whose pages hold whole key blocks (page_block_keys >= BLOCK_N): block n lies in one page
    (page_id, from prefetch_page_id, the same in every lane), so its rows (8-bit V^T: its keys) are
@@ -106,12 +28,12 @@ static __device__ __forceinline__ void sk_load_kv_fast(const sm80_fwd_params *pr
    general loader redid the 64-bit index math per chunk: with it the 16-bit tile lost 7 % to the
    deep ring on pages of 64. 8-bit: V^T chunks stay 16-byte aligned when the base and the strides
    are (sk_whole_pages_ok; a page starts at a multiple of BLOCK_N keys). */
-static __device__ __forceinline__ sk_bases sk_block_bases(const sm80_fwd_params *prm, const fwd_ctx *c, int n,
+static __device__ __forceinline__ lean_bases sk_block_bases(const sm80_fwd_params *prm, const fwd_ctx *c, int n,
                                                           int page_id)
 {
     const flashc_problem *p = &prm->p;
     const kv_offsets o = page_block_offsets(prm, n, page_id);
-    sk_bases b;
+    lean_bases b;
     b.k = (const elem_t *)p->k + o.k + (int64_t)c->hk * p->k_stride[2];
 #if IS_8BIT
     b.v = (const elem_t *)p->v + o.v + (int64_t)c->hk * p->v_stride[1]; /* V^T [num_pages, h_kv, d, page_size] */
@@ -136,18 +58,18 @@ static __device__ __forceinline__ int sk_whole_pages_ok(const sm80_fwd_params *p
 /* One key block into a ring stage: the contiguous cache (fast: the CTA's base) and whole-block pages
    (the block's page base) take the lean loader, inlined once; anything else (scattered small
    pages, unaligned strides) the general one. */
-static __device__ __forceinline__ void sk_load_block(const sm80_fwd_params *prm, const fwd_ctx *c, sk_bases kvb,
+static __device__ __forceinline__ void sk_load_block(const sm80_fwd_params *prm, const fwd_ctx *c, lean_bases kvb,
                                                      int fast, int whole_pages, elem_t *sK, elem_t *sV, int n,
                                                      int tid, int page_id)
 {
 #if FWD_SK_FAST
-    sk_load_kv_fast(prm, c, kvb, sK, sV, n, tid); /* the _f twin: the host routes only sk_fast_ok K/V here */
+    load_kv_lean(prm, c, kvb, sK, sV, n, tid); /* the _f twin: the host routes only lean_kv_ok K/V here */
 #elif FWD_SK_WHOLE_PAGES
     /* the _wp twin: the host routes only whole-block pages (sk_whole_pages_ok) here */
-    sk_load_kv_fast(prm, c, sk_block_bases(prm, c, n, page_id), sK, sV, n, tid);
+    load_kv_lean(prm, c, sk_block_bases(prm, c, n, page_id), sK, sV, n, tid);
 #else
     if (fast || whole_pages)
-        sk_load_kv_fast(prm, c, fast ? kvb : sk_block_bases(prm, c, n, page_id), sK, sV, n, tid);
+        load_kv_lean(prm, c, fast ? kvb : sk_block_bases(prm, c, n, page_id), sK, sV, n, tid);
     else
         load_kv_tile(prm, c, sK, sV, n, tid, page_id);
 #endif
@@ -156,9 +78,6 @@ static __device__ __forceinline__ void sk_load_block(const sm80_fwd_params *prm,
 
 #if (FWD_SK_FAST || FWD_SK_WHOLE_PAGES) && FWD_PAGE_SUB || (FWD_SK_FAST && FWD_SK_WHOLE_PAGES)
 #error "FWD_SK_FAST / FWD_SK_WHOLE_PAGES: one lean loader each (non-paged K/V, whole-block pages), not the page-sub one"
-#endif
-#if NUM_THREADS % ROW_CHUNKS != 0 || (IS_8BIT && NUM_THREADS % VT_ROW_CHUNKS != 0)
-#error "split-key lean loader: a thread's chunk column must stay fixed across its copies"
 #endif
 
 #if FWD_PAGE_SUB
@@ -170,10 +89,10 @@ static __device__ __forceinline__ void sk_load_block(const sm80_fwd_params *prm,
    host routes only V^T with 16-byte multiple strides here (the base is validated), so no chunk
    needs the gather path that load_kv_tile_sub keeps (with it the e4m3 d128 tile spilled 4 bytes).
    Pages of exactly 16 keys take the _sk_pg16 twin (FWD_VT_ROW_PAIRS: its own V^T copy order). */
-static __device__ __forceinline__ sk_bases sk_cta_bases_paged(const sm80_fwd_params *prm, const fwd_ctx *c)
+static __device__ __forceinline__ lean_bases sk_cta_bases_paged(const sm80_fwd_params *prm, const fwd_ctx *c)
 {
     const flashc_problem *p = &prm->p;
-    sk_bases b;
+    lean_bases b;
     b.k = (const elem_t *)p->k + (int64_t)c->hk * p->k_stride[2];
 #if IS_8BIT
     b.v = (const elem_t *)p->v + (int64_t)c->hk * p->v_stride[1]; /* V^T [num_pages, h_kv, d, page_size] */
@@ -183,7 +102,7 @@ static __device__ __forceinline__ sk_bases sk_cta_bases_paged(const sm80_fwd_par
     return b;
 }
 
-static __device__ __forceinline__ void sk_load_kv_sub(const sm80_fwd_params *prm, const fwd_ctx *c, sk_bases b,
+static __device__ __forceinline__ void sk_load_kv_sub(const sm80_fwd_params *prm, const fwd_ctx *c, lean_bases b,
                                                       elem_t *sK, elem_t *sV, int n, int tid, int page_ids)
 {
     const flashc_problem *p = &prm->p;
@@ -422,10 +341,10 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_CTAS_PER_SM) FWD_KERNEL(const
         uint32_t qf[K_STEPS_QK][QF_WORDS];
 #endif
 #if FWD_PAGE_SUB /* the page-sub twin (host: paged K/V whose 2^k-key pages split a block) has one loader */
-        const sk_bases kvb = sk_cta_bases_paged(&prm, &c);
+        const lean_bases kvb = sk_cta_bases_paged(&prm, &c);
 #else
-        const sk_bases kvb = sk_cta_bases(&prm, &c);
-        const int fast = sk_fast_ok(&prm, kvb);
+        const lean_bases kvb = lean_cta_bases(&prm, &c);
+        const int fast = lean_kv_ok(&prm, kvb);
         const int whole_pages = sk_whole_pages_ok(&prm); /* whole-block pages take the lean loader */
 #endif
         /* Prologue: Q and the first STAGES-1 key blocks (highest first), one group each. */

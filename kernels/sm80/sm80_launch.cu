@@ -77,6 +77,8 @@ typedef struct sm80_variant {
 #define SM80_KIND_DEEP_FAST_KV 13       /* 16-bit deep rings' lean-loader twins (_s<S>_f), non-paged K/V */
 #define SM80_KIND_SPLIT_KEYS_FAST_KV 14 /* split-key tiles' lean-loader twins (_sk_f), see sm80_sk_fast_ok */
 #define SM80_KIND_SPLIT_KEYS_WHOLE_PAGES 15 /* their whole-page twins (_sk_wp), see sm80_sk_wp_ok */
+#define SM80_KIND_8BIT_FAST_KV 16       /* lean-loader twins (_f) of 8-bit 128-row tiles, see sm80_8bit_fast_ok */
+#define SM80_KIND_8BIT_LEAN_MASK_FAST_KV 17 /* their lean-mask twins (_lm_f), see sm80_8bit_lean_mask */
 #define SM80_VARIANT_NAMED(dtype, dd, mm, kind, name) {dtype, dd, mm, kind, name, name##_smem_bytes, name##_block_n}
 #define SM80_VARIANT(dtype, dt, dd, mm) SM80_VARIANT_NAMED(dtype, dd, mm, SM80_KIND_PLAIN, flashc_sm80_fwd_##dt##_d##dd##_m##mm)
 #define SM80_VARIANT_N(dtype, dt, dd, mm, nn) \
@@ -285,11 +287,23 @@ static const sm80_variant k_variants[] = {
     SM80_VARIANT_SK_WP(FLASHC_DTYPE_INT8, int8, 128, 16),
     SM80_VARIANT_DEEP_PG(FLASHC_DTYPE_INT8, int8, 128, 64, 6),    SM80_VARIANT_SK_F(FLASHC_DTYPE_INT8, int8, 128, 16), SM80_VARIANT_SK(FLASHC_DTYPE_INT8, int8, 128, 16), SM80_VARIANT_DEEP(FLASHC_DTYPE_INT8, int8, 128, 64, 6),
     /* two-slab 8-bit prefill tiles (see sm80_8bit_two_slab; int8 d64 has none: it lost everywhere) */
+    SM80_VARIANT_NAMED(FLASHC_DTYPE_FP8_E4M3, 64, 128, SM80_KIND_8BIT_LEAN_MASK_FAST_KV, flashc_sm80_fwd_e4m3_d64_m128_lm_f),
+    SM80_VARIANT_NAMED(FLASHC_DTYPE_FP8_E4M3, 128, 128, SM80_KIND_8BIT_LEAN_MASK_FAST_KV, flashc_sm80_fwd_e4m3_d128_m128_lm_f),
+    SM80_VARIANT_NAMED(FLASHC_DTYPE_INT8, 128, 128, SM80_KIND_8BIT_LEAN_MASK_FAST_KV, flashc_sm80_fwd_int8_d128_m128_lm_f),
+    SM80_VARIANT_NAMED(FLASHC_DTYPE_FP8_E4M3, 64, 128, SM80_KIND_8BIT_FAST_KV, flashc_sm80_fwd_e4m3_d64_m128_f),
+    SM80_VARIANT_NAMED(FLASHC_DTYPE_FP8_E4M3, 128, 128, SM80_KIND_8BIT_FAST_KV, flashc_sm80_fwd_e4m3_d128_m128_f),
+    SM80_VARIANT_NAMED(FLASHC_DTYPE_INT8, 128, 128, SM80_KIND_8BIT_FAST_KV, flashc_sm80_fwd_int8_d128_m128_f),
     SM80_VARIANT_NAMED(FLASHC_DTYPE_FP8_E4M3, 64, 128, SM80_KIND_8BIT_TWO_SLAB, flashc_sm80_fwd_e4m3_d64_m128),
     SM80_VARIANT_NAMED(FLASHC_DTYPE_FP8_E4M3, 128, 128, SM80_KIND_8BIT_TWO_SLAB, flashc_sm80_fwd_e4m3_d128_m128),
     SM80_VARIANT_NAMED(FLASHC_DTYPE_INT8, 128, 128, SM80_KIND_8BIT_TWO_SLAB, flashc_sm80_fwd_int8_d128_m128),
     SM80_VARIANT(FLASHC_DTYPE_FP8_E4M3, e4m3, 64, 64), SM80_VARIANT(FLASHC_DTYPE_FP8_E4M3, e4m3, 128, 64),
     SM80_VARIANT(FLASHC_DTYPE_INT8, int8, 64, 64),     SM80_VARIANT(FLASHC_DTYPE_INT8, int8, 128, 64),
+    SM80_VARIANT_NAMED(FLASHC_DTYPE_FP8_E4M3, 256, 128, SM80_KIND_8BIT_LEAN_MASK_FAST_KV, flashc_sm80_fwd_e4m3_d256_m128_lm_f),
+    SM80_VARIANT_NAMED(FLASHC_DTYPE_INT8, 256, 128, SM80_KIND_8BIT_LEAN_MASK_FAST_KV, flashc_sm80_fwd_int8_d256_m128_lm_f),
+    SM80_VARIANT_NAMED(FLASHC_DTYPE_FP8_E4M3, 256, 128, SM80_KIND_8BIT_FAST_KV, flashc_sm80_fwd_e4m3_d256_m128_f),
+    SM80_VARIANT_NAMED(FLASHC_DTYPE_INT8, 256, 128, SM80_KIND_8BIT_FAST_KV, flashc_sm80_fwd_int8_d256_m128_f),
+    SM80_VARIANT_NAMED(FLASHC_DTYPE_FP8_E4M3, 256, 128, SM80_KIND_8BIT_TWO_SLAB, flashc_sm80_fwd_e4m3_d256_m128),
+    SM80_VARIANT_NAMED(FLASHC_DTYPE_INT8, 256, 128, SM80_KIND_8BIT_TWO_SLAB, flashc_sm80_fwd_int8_d256_m128),
     SM80_VARIANT(FLASHC_DTYPE_FP8_E4M3, e4m3, 256, 64), SM80_VARIANT(FLASHC_DTYPE_INT8, int8, 256, 64),
 #endif
 };
@@ -329,13 +343,26 @@ static int fast_kv_ok(const flashc_problem *p, int block_n)
    rule, so the plan still depends on the layout only; the twins have their tiles' geometry, so the
    split count and the workspace do not change. Dev hook (not API): FLASHC_SM80_SK_FAST=0 keeps the
    general tiles, for A/B. */
+static int lean_loader_ok(const flashc_problem *p)
+{
+    if (p->kv_layout == FLASHC_KV_PAGED) return 0;
+    return !sm80_is_8bit(p) || (p->kv_layout != FLASHC_KV_VARLEN && p->v_stride[2] % SM80_CP_ASYNC_CHUNK_BYTES == 0);
+}
 static int sm80_sk_fast_ok(const flashc_problem *p)
 {
     const char *e = getenv("FLASHC_SM80_SK_FAST");
     if (e && atoi(e) == 0) return 0;
-    const int is8 = sm80_is_8bit(p);
-    if (p->kv_layout == FLASHC_KV_PAGED) return 0;
-    return !is8 || (p->kv_layout != FLASHC_KV_VARLEN && p->v_stride[2] % SM80_CP_ASYNC_CHUNK_BYTES == 0);
+    return lean_loader_ok(p);
+}
+
+/* The same layout rule for the lean-loader twins of the 8-bit 128-row tiles (_f, d256: the split-key
+   tiles' loader in the row-split body, the general loader compiled out): see docs/sm80.md session
+   19. Dev hook (not API): FLASHC_SM80_8BIT_FAST=0 keeps the general tiles, for A/B. */
+static int sm80_8bit_fast_ok(const flashc_problem *p)
+{
+    const char *e = getenv("FLASHC_SM80_8BIT_FAST");
+    if (e && atoi(e) == 0) return 0;
+    return lean_loader_ok(p);
 }
 
 /* Every 16-key V^T chunk of a page-sub tile starts 16-byte aligned (pages of 2^k >= 16 keys; the
@@ -432,21 +459,42 @@ static int sm80_two_slab(const flashc_problem *p, const flashc_device_info *dev,
    (no tile built). Short causal loses because 128-row tiles halve the CTAs and the diagonal
    leaves more of each idle. So: non-causal at every length, causal / windowed from
    SM80_8BIT_TWO_SLAB_MIN_KEYS_MASKED keys, on sm_90 only (sm_89's native e4m3 mma.sync is
-   unmeasured: Ada keeps the 64-row tiles). */
+   unmeasured: Ada keeps the 64-row tiles).
+   d256 (session 19): 8 warps of 16 rows with all 256 O columns per CTA (fwd_<dt>_d256_m128*),
+   where the 64-row tile splits O's columns over two CTAs that both compute S (1.5x the MMA work):
+   H200 fp8 / int8 non-causal +52-76 % (general loader), +99-107 % (_f twin), causal +30-52 %
+   (general) and +74-84 % (_f) at 512-2k, where the 64-row tile ran: every length, masked or not.
+   The lean-loader twins (_f, sm80_8bit_fast_ok) move the masked threshold too: fp8 d128 causal
+   512 / 1k +13 / +21 %, int8 d128 +9 / +19 / +31 % at 512 / 1k / 2k, fp8 d64 -8 / +6 % at 512 / 1k
+   over the 64-row tiles; so _f tiles take masked problems from SM80_8BIT_LEAN_MIN_KEYS_MASKED_D64
+   keys at d64 and at every length at d128. */
 #define SM80_8BIT_TWO_SLAB_MIN_KEYS_MASKED_E4M3 2048
 #define SM80_8BIT_TWO_SLAB_MIN_KEYS_MASKED_INT8 4096
+#define SM80_8BIT_LEAN_MIN_KEYS_MASKED_D64 1024
 #define SM80_8BIT_TWO_SLAB_MIN_CC 90
 
 /* Dev hook (not API): FLASHC_SM80_8BIT_TWO_SLAB=1 sends every 8-bit prefill the tiles take (>= 128
-   rows, d64 e4m3, d128) to them, =0 none; unset: the rule above. Read on every call. */
-static int sm80_8bit_two_slab(const flashc_problem *p, const flashc_device_info *dev)
+   rows, d64 e4m3, d128, d256) to them, =0 none; unset: the rule above. Read on every call.
+   lean: the tile is a lean-loader twin (_f, _lm_f). */
+static int sm80_8bit_two_slab(const flashc_problem *p, const flashc_device_info *dev, int lean)
 {
     const char *e = getenv("FLASHC_SM80_8BIT_TWO_SLAB");
     if (e) return atoi(e) == 1;
     if (dev->cc_major * 10 + dev->cc_minor < SM80_8BIT_TWO_SLAB_MIN_CC) return 0;
     const int masked = p->causal || p->window_left >= 0 || p->window_right >= 0;
-    return !masked || p->s_k >= (p->in_dtype == FLASHC_DTYPE_INT8 ? SM80_8BIT_TWO_SLAB_MIN_KEYS_MASKED_INT8
-                                                                  : SM80_8BIT_TWO_SLAB_MIN_KEYS_MASKED_E4M3);
+    if (!masked || p->d == 256) return 1;
+    if (lean) return p->d != 64 || p->s_k >= SM80_8BIT_LEAN_MIN_KEYS_MASKED_D64;
+    return p->s_k >= (p->in_dtype == FLASHC_DTYPE_INT8 ? SM80_8BIT_TWO_SLAB_MIN_KEYS_MASKED_INT8
+                                                       : SM80_8BIT_TWO_SLAB_MIN_KEYS_MASKED_E4M3);
+}
+
+/* Lean-mask twins of the 8-bit _f tiles (_lm_f: mask_scores and the FWD_LPT_TAIL launch order, as the
+   16-bit lean-mask tiles), for causal / windowed problems. Dev hook (not API):
+   FLASHC_SM80_8BIT_LEAN_MASK=0 keeps them on the _f tiles, for A/B. */
+static int sm80_8bit_lean_mask(void)
+{
+    const char *e = getenv("FLASHC_SM80_8BIT_LEAN_MASK");
+    return !(e && atoi(e) == 0);
 }
 
 /* Dev hook (not API): FLASHC_SM80_SK_WHOLE_PAGES=0 sends paged 16-bit decode of <= 16 rows to the
@@ -482,13 +530,16 @@ static int pick_variant(const flashc_problem *p, const flashc_device_info *dev, 
         if (v->dt != p->in_dtype || v->d != p->d) continue;
         const int two = v->kind == SM80_KIND_TWO_SLAB || v->kind == SM80_KIND_TWO_SLAB_LEAN_MASK;
         const int lean = v->kind == SM80_KIND_LEAN_MASK || v->kind == SM80_KIND_LEAN_MASK_FAST_KV ||
-                         v->kind == SM80_KIND_TWO_SLAB_LEAN_MASK;
+                         v->kind == SM80_KIND_TWO_SLAB_LEAN_MASK || v->kind == SM80_KIND_8BIT_LEAN_MASK_FAST_KV;
         const int deep_f = v->kind == SM80_KIND_DEEP_FAST_KV;
         const int fast = v->kind == SM80_KIND_FAST_KV || v->kind == SM80_KIND_LEAN_MASK_FAST_KV ||
                          v->kind == SM80_KIND_KV_STAGGER || two || deep_f;
         /* FA2's d128 geometry: where two CTAs fit, non-causal, short causal (sm80_two_slab) */
         if (two && !sm80_two_slab(p, dev, v->smem())) continue;
-        if (v->kind == SM80_KIND_8BIT_TWO_SLAB && !sm80_8bit_two_slab(p, dev)) continue;
+        const int f8 = v->kind == SM80_KIND_8BIT_FAST_KV || v->kind == SM80_KIND_8BIT_LEAN_MASK_FAST_KV;
+        if ((v->kind == SM80_KIND_8BIT_TWO_SLAB || f8) && !sm80_8bit_two_slab(p, dev, f8)) continue;
+        if (f8 && !sm80_8bit_fast_ok(p)) continue;
+        if (v->kind == SM80_KIND_8BIT_LEAN_MASK_FAST_KV && !sm80_8bit_lean_mask()) continue;
         if (lean && !p->causal && p->window_left < 0 && p->window_right < 0) continue;
         if (fast && !fast_kv_ok(p, v->block_n())) continue;
         /* the staggered d256 tile: short causal prefill, non-paged equal-stride K/V */

@@ -1041,11 +1041,11 @@ static void sm80_tile_cases(void)
 static void sm80_8bit_tile_cases(void)
 {
     const flashc_dtype dts[2] = {FLASHC_DTYPE_FP8_E4M3, FLASHC_DTYPE_INT8};
-    const int dims[2] = {64, 128};
+    const int dims[3] = {64, 128, 256};
     tcase c;
     setenv("FLASHC_SM80_8BIT_TWO_SLAB", "1", 1);
     for (int t = 0; t < 2; ++t)
-        for (int k = 0; k < 2; ++k) {
+        for (int k = 0; k < 3; ++k) {
             if (dts[t] == FLASHC_DTYPE_INT8 && dims[k] == 64) continue; /* no int8 d64 two-slab tile */
             c = base_case(dts[t], dims[k]); c.sq = 200; c.sk = 333; named(&c, "8-bit two-slab plain"); run_case(c);
             c = base_case(dts[t], dims[k]); c.sq = 257; c.sk = 300; c.causal = 1; c.hq = 8; c.hkv = 2;
@@ -1058,9 +1058,44 @@ static void sm80_8bit_tile_cases(void)
             { int lq[3] = {150, 0, 300}, lk[3] = {200, 50, 301}; memcpy(c.seqlens_q, lq, sizeof lq); memcpy(c.seqlens_k, lk, sizeof lk); }
             named(&c, "8-bit two-slab varlen causal"); run_case(c);
         }
+    /* Key counts that are multiples of 16 keep every V^T chunk 16-byte aligned, so these take the
+       lean-loader twins (sm80_8bit_fast_ok; the odd sizes above take the general tiles): mode 0 the
+       default routes (_lm_f for masked problems, _f otherwise), mode 1 FLASHC_SM80_8BIT_LEAN_MASK=0
+       (masked ones on _f), mode 2 FLASHC_SM80_8BIT_FAST=0 (the general tiles on aligned layouts) */
+    static const char *mode_name[3] = {"lean", "lean no-lm", "general aligned"};
+    for (int mode = 0; mode < 3; ++mode) {
+        setenv("FLASHC_SM80_8BIT_LEAN_MASK", mode == 1 ? "0" : "1", 1);
+        setenv("FLASHC_SM80_8BIT_FAST", mode == 2 ? "0" : "1", 1);
+        char what[96];
+        for (int t = 0; t < 2; ++t)
+            for (int k = 0; k < 3; ++k) {
+                if (dts[t] == FLASHC_DTYPE_INT8 && dims[k] == 64) continue;
+                c = base_case(dts[t], dims[k]); c.sq = 200; c.sk = 336;
+                snprintf(what, sizeof what, "8-bit %s plain", mode_name[mode]); named(&c, what); run_case(c);
+                c = base_case(dts[t], dims[k]); c.sq = 257; c.sk = 304; c.causal = 1; c.hq = 8; c.hkv = 2;
+                snprintf(what, sizeof what, "8-bit %s causal gqa 4", mode_name[mode]); named(&c, what); run_case(c);
+                c = base_case(dts[t], dims[k]); c.sq = 190; c.sk = 208; c.wl = 33; c.wr = 17;
+                snprintf(what, sizeof what, "8-bit %s window", mode_name[mode]); named(&c, what); run_case(c);
+                if (mode == 2) continue;
+                c = base_case(dts[t], dims[k]); c.sq = 190; c.sk = 208; c.wl = 33; c.wr = 17; c.softcap = 6.0f;
+                c.bias = BIAS_BCAST_B;
+                snprintf(what, sizeof what, "8-bit %s window softcap bias", mode_name[mode]); named(&c, what); run_case(c);
+                c = base_case(dts[t], dims[k]); c.sq = 160; c.sk = 416; c.causal = 1; c.alibi = ALIBI_H; c.lse = 0;
+                c.out_dt = FLASHC_DTYPE_F16;
+                snprintf(what, sizeof what, "8-bit %s causal alibi f16-out no-lse", mode_name[mode]); named(&c, what);
+                run_case(c);
+                /* pairs before and in the launch-order tail (FWD_LPT_TAIL: the last 2 of 18) */
+                setenv("FLASHC_SM80_LPT_TAIL", "2", 1);
+                c = base_case(dts[t], dims[k]); c.b = 3; c.sq = 130; c.sk = 4096; c.causal = 1; c.hq = 6; c.hkv = 3;
+                snprintf(what, sizeof what, "8-bit %s causal long keys", mode_name[mode]); named(&c, what); run_case(c);
+                unsetenv("FLASHC_SM80_LPT_TAIL");
+            }
+    }
+    unsetenv("FLASHC_SM80_8BIT_LEAN_MASK");
+    unsetenv("FLASHC_SM80_8BIT_FAST");
     setenv("FLASHC_SM80_8BIT_TWO_SLAB", "0", 1);
     for (int t = 0; t < 2; ++t)
-        for (int k = 0; k < 2; ++k) {
+        for (int k = 0; k < 3; ++k) {
             c = base_case(dts[t], dims[k]); c.sq = 200; c.sk = 333; c.hq = 4; c.hkv = 2;
             named(&c, "8-bit 64-row tile plain gqa"); run_case(c);
         }
