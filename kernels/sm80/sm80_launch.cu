@@ -286,7 +286,8 @@ static const sm80_variant k_variants[] = {
     SM80_VARIANT_DEEP_PG(FLASHC_DTYPE_INT8, int8, 64, 64, 8),     SM80_VARIANT_SK_F(FLASHC_DTYPE_INT8, int8, 64, 16), SM80_VARIANT_SK(FLASHC_DTYPE_INT8, int8, 64, 16), SM80_VARIANT_DEEP(FLASHC_DTYPE_INT8, int8, 64, 64, 8),
     SM80_VARIANT_SK_WP(FLASHC_DTYPE_INT8, int8, 128, 16),
     SM80_VARIANT_DEEP_PG(FLASHC_DTYPE_INT8, int8, 128, 64, 6),    SM80_VARIANT_SK_F(FLASHC_DTYPE_INT8, int8, 128, 16), SM80_VARIANT_SK(FLASHC_DTYPE_INT8, int8, 128, 16), SM80_VARIANT_DEEP(FLASHC_DTYPE_INT8, int8, 128, 64, 6),
-    /* two-slab 8-bit prefill tiles (see sm80_8bit_two_slab; int8 d64 has none: it lost everywhere) */
+    /* 8-bit 128-row prefill tiles (see sm80_8bit_two_slab; d64 / d128 two-slab, int8 d64 has none: it
+       lost everywhere; d256 8 warps), each after its lean-mask (_lm_f) and lean-loader (_f) twins */
     SM80_VARIANT_NAMED(FLASHC_DTYPE_FP8_E4M3, 64, 128, SM80_KIND_8BIT_LEAN_MASK_FAST_KV, flashc_sm80_fwd_e4m3_d64_m128_lm_f),
     SM80_VARIANT_NAMED(FLASHC_DTYPE_FP8_E4M3, 128, 128, SM80_KIND_8BIT_LEAN_MASK_FAST_KV, flashc_sm80_fwd_e4m3_d128_m128_lm_f),
     SM80_VARIANT_NAMED(FLASHC_DTYPE_INT8, 128, 128, SM80_KIND_8BIT_LEAN_MASK_FAST_KV, flashc_sm80_fwd_int8_d128_m128_lm_f),
@@ -336,18 +337,20 @@ static int fast_kv_ok(const flashc_problem *p, int block_n)
            (p->d < 128 || (p->k_stride[0] == p->v_stride[0] && p->k_stride[2] == p->v_stride[2]));
 }
 
-/* fwd_splitk.cuh's sk_fast_ok on the host, for the lean-loader twins (_sk_f): non-paged K/V and, 8-bit,
-   every V^T chunk of 16 keys 16-byte aligned: the base and the outer strides are validated
-   (flashc_validate_gpu), so the d-row stride must be a multiple of 16 bytes and the keys of a
-   sequence must start at 0 (no varlen K, whose sequences start anywhere in the row). A layout
-   rule, so the plan still depends on the layout only; the twins have their tiles' geometry, so the
-   split count and the workspace do not change. Dev hook (not API): FLASHC_SM80_SK_FAST=0 keeps the
-   general tiles, for A/B. */
+/* fwd_kernel.cuh's lean_kv_ok on the host, for the twins that copy K/V with load_kv_lean only:
+   non-paged K/V and, 8-bit, every V^T chunk of 16 keys 16-byte aligned: the base and the outer
+   strides are validated (flashc_validate_gpu), so the d-row stride must be a multiple of 16 bytes
+   and the keys of a sequence must start at 0 (no varlen K, whose sequences start anywhere in the
+   row). A layout rule, so the plan still depends on the layout only; the twins have their tiles'
+   geometry, so the split count and the workspace do not change. */
 static int lean_loader_ok(const flashc_problem *p)
 {
     if (p->kv_layout == FLASHC_KV_PAGED) return 0;
     return !sm80_is_8bit(p) || (p->kv_layout != FLASHC_KV_VARLEN && p->v_stride[2] % SM80_CP_ASYNC_CHUNK_BYTES == 0);
 }
+
+/* The split-key tiles' lean-loader twins (_sk_f). Dev hook (not API): FLASHC_SM80_SK_FAST=0 keeps
+   the general tiles, for A/B. */
 static int sm80_sk_fast_ok(const flashc_problem *p)
 {
     const char *e = getenv("FLASHC_SM80_SK_FAST");
@@ -355,9 +358,8 @@ static int sm80_sk_fast_ok(const flashc_problem *p)
     return lean_loader_ok(p);
 }
 
-/* The same layout rule for the lean-loader twins of the 8-bit 128-row tiles (_f, d256: the split-key
-   tiles' loader in the row-split body, the general loader compiled out): see docs/sm80.md session
-   19. Dev hook (not API): FLASHC_SM80_8BIT_FAST=0 keeps the general tiles, for A/B. */
+/* The lean-loader twins of the 8-bit 128-row tiles (_f, _lm_f: the split-key tiles' loader in the
+   row-split body, the general loader compiled out; docs/sm80.md session 19). Dev hook (not API): FLASHC_SM80_8BIT_FAST=0 keeps the general tiles, for A/B. */
 static int sm80_8bit_fast_ok(const flashc_problem *p)
 {
     const char *e = getenv("FLASHC_SM80_8BIT_FAST");

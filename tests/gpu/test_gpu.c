@@ -1084,7 +1084,7 @@ static void sm80_8bit_tile_cases(void)
                 c.out_dt = FLASHC_DTYPE_F16;
                 snprintf(what, sizeof what, "8-bit %s causal alibi f16-out no-lse", mode_name[mode]); named(&c, what);
                 run_case(c);
-                /* pairs before and in the launch-order tail (FWD_LPT_TAIL: the last 2 of 18) */
+                /* (head, batch) pairs before and in the launch-order tail (FWD_LPT_TAIL: the last 2 pairs) */
                 setenv("FLASHC_SM80_LPT_TAIL", "2", 1);
                 c = base_case(dts[t], dims[k]); c.b = 3; c.sq = 130; c.sk = 4096; c.causal = 1; c.hq = 6; c.hkv = 3;
                 snprintf(what, sizeof what, "8-bit %s causal long keys", mode_name[mode]); named(&c, what); run_case(c);
