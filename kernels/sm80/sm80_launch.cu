@@ -286,12 +286,15 @@ static const sm80_variant k_variants[] = {
     SM80_VARIANT_DEEP_PG(FLASHC_DTYPE_INT8, int8, 64, 64, 8),     SM80_VARIANT_SK_F(FLASHC_DTYPE_INT8, int8, 64, 16), SM80_VARIANT_SK(FLASHC_DTYPE_INT8, int8, 64, 16), SM80_VARIANT_DEEP(FLASHC_DTYPE_INT8, int8, 64, 64, 8),
     SM80_VARIANT_SK_WP(FLASHC_DTYPE_INT8, int8, 128, 16),
     SM80_VARIANT_DEEP_PG(FLASHC_DTYPE_INT8, int8, 128, 64, 6),    SM80_VARIANT_SK_F(FLASHC_DTYPE_INT8, int8, 128, 16), SM80_VARIANT_SK(FLASHC_DTYPE_INT8, int8, 128, 16), SM80_VARIANT_DEEP(FLASHC_DTYPE_INT8, int8, 128, 64, 6),
-    /* 8-bit 128-row prefill tiles (see sm80_8bit_two_slab; d64 / d128 two-slab, int8 d64 has none: it
-       lost everywhere; d256 8 warps), each after its lean-mask (_lm_f) and lean-loader (_f) twins */
+    /* 8-bit 128-row prefill tiles (see sm80_8bit_two_slab; d64 / d128 two-slab, int8 d64 only as the
+       lean-loader twins: its general tile lost everywhere; d256 8 warps), each after its lean-mask
+       (_lm_f) and lean-loader (_f) twins */
     SM80_VARIANT_NAMED(FLASHC_DTYPE_FP8_E4M3, 64, 128, SM80_KIND_8BIT_LEAN_MASK_FAST_KV, flashc_sm80_fwd_e4m3_d64_m128_lm_f),
+    SM80_VARIANT_NAMED(FLASHC_DTYPE_INT8, 64, 128, SM80_KIND_8BIT_LEAN_MASK_FAST_KV, flashc_sm80_fwd_int8_d64_m128_lm_f),
     SM80_VARIANT_NAMED(FLASHC_DTYPE_FP8_E4M3, 128, 128, SM80_KIND_8BIT_LEAN_MASK_FAST_KV, flashc_sm80_fwd_e4m3_d128_m128_lm_f),
     SM80_VARIANT_NAMED(FLASHC_DTYPE_INT8, 128, 128, SM80_KIND_8BIT_LEAN_MASK_FAST_KV, flashc_sm80_fwd_int8_d128_m128_lm_f),
     SM80_VARIANT_NAMED(FLASHC_DTYPE_FP8_E4M3, 64, 128, SM80_KIND_8BIT_FAST_KV, flashc_sm80_fwd_e4m3_d64_m128_f),
+    SM80_VARIANT_NAMED(FLASHC_DTYPE_INT8, 64, 128, SM80_KIND_8BIT_FAST_KV, flashc_sm80_fwd_int8_d64_m128_f),
     SM80_VARIANT_NAMED(FLASHC_DTYPE_FP8_E4M3, 128, 128, SM80_KIND_8BIT_FAST_KV, flashc_sm80_fwd_e4m3_d128_m128_f),
     SM80_VARIANT_NAMED(FLASHC_DTYPE_INT8, 128, 128, SM80_KIND_8BIT_FAST_KV, flashc_sm80_fwd_int8_d128_m128_f),
     SM80_VARIANT_NAMED(FLASHC_DTYPE_FP8_E4M3, 64, 128, SM80_KIND_8BIT_TWO_SLAB, flashc_sm80_fwd_e4m3_d64_m128),
@@ -469,7 +472,9 @@ static int sm80_two_slab(const flashc_problem *p, const flashc_device_info *dev,
    The lean-loader twins (_f, sm80_8bit_fast_ok) move the masked threshold too: fp8 d128 causal
    512 / 1k +13 / +21 %, int8 d128 +9 / +19 / +31 % at 512 / 1k / 2k, fp8 d64 -8 / +6 % at 512 / 1k
    over the 64-row tiles; so _f tiles take masked problems from SM80_8BIT_LEAN_MIN_KEYS_MASKED_D64
-   keys at d64 and at every length at d128. */
+   keys at fp8 d64 and at every length at d128. int8 d64 has lean-loader twins only (session 20):
+   non-causal +9-16 %, causal +16-20 % (_lm_f) over the 64-row tile at 512-16k, +23.5 % at causal
+   512, so they take every length. */
 #define SM80_8BIT_TWO_SLAB_MIN_KEYS_MASKED_E4M3 2048
 #define SM80_8BIT_TWO_SLAB_MIN_KEYS_MASKED_INT8 4096
 #define SM80_8BIT_LEAN_MIN_KEYS_MASKED_D64 1024
@@ -485,7 +490,7 @@ static int sm80_8bit_two_slab(const flashc_problem *p, const flashc_device_info 
     if (dev->cc_major * 10 + dev->cc_minor < SM80_8BIT_TWO_SLAB_MIN_CC) return 0;
     const int masked = p->causal || p->window_left >= 0 || p->window_right >= 0;
     if (!masked || p->d == 256) return 1;
-    if (lean) return p->d != 64 || p->s_k >= SM80_8BIT_LEAN_MIN_KEYS_MASKED_D64;
+    if (lean) return p->d != 64 || p->in_dtype == FLASHC_DTYPE_INT8 || p->s_k >= SM80_8BIT_LEAN_MIN_KEYS_MASKED_D64;
     return p->s_k >= (p->in_dtype == FLASHC_DTYPE_INT8 ? SM80_8BIT_TWO_SLAB_MIN_KEYS_MASKED_INT8
                                                        : SM80_8BIT_TWO_SLAB_MIN_KEYS_MASKED_E4M3);
 }

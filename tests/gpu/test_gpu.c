@@ -1034,7 +1034,8 @@ static void sm80_tile_cases(void)
     unsetenv("FLASHC_SM80_TWO_SLAB");
 }
 
-/* The two-slab 8-bit prefill tiles (128 rows; e4m3 d64 / d128, int8 d128): on sm_90 the default
+/* The 8-bit 128-row prefill tiles (two-slab e4m3 d64 / d128, int8 d128 and, as lean-loader twins
+   only, int8 d64; 8-warp d256): on sm_90 the default
    rule (sm80_launch.cu sm80_8bit_two_slab) leaves short causal problems to the 64-row tiles, so
    FLASHC_SM80_8BIT_TWO_SLAB=1 sends these (>= 128 rows, odd sizes, every score transform, GQA,
    varlen) to the two-slab tiles, and =0 sends a non-causal one to the 64-row tile (Ada's). */
@@ -1046,7 +1047,7 @@ static void sm80_8bit_tile_cases(void)
     setenv("FLASHC_SM80_8BIT_TWO_SLAB", "1", 1);
     for (int t = 0; t < 2; ++t)
         for (int k = 0; k < 3; ++k) {
-            if (dts[t] == FLASHC_DTYPE_INT8 && dims[k] == 64) continue; /* no int8 d64 two-slab tile */
+            if (dts[t] == FLASHC_DTYPE_INT8 && dims[k] == 64) continue; /* int8 d64: no general two-slab tile */
             c = base_case(dts[t], dims[k]); c.sq = 200; c.sk = 333; named(&c, "8-bit two-slab plain"); run_case(c);
             c = base_case(dts[t], dims[k]); c.sq = 257; c.sk = 300; c.causal = 1; c.hq = 8; c.hkv = 2;
             named(&c, "8-bit two-slab causal gqa 4"); run_case(c);
@@ -1069,7 +1070,7 @@ static void sm80_8bit_tile_cases(void)
         char what[96];
         for (int t = 0; t < 2; ++t)
             for (int k = 0; k < 3; ++k) {
-                if (dts[t] == FLASHC_DTYPE_INT8 && dims[k] == 64) continue;
+                /* int8 d64 has lean-loader twins only: mode 2 runs its 64-row tile */
                 c = base_case(dts[t], dims[k]); c.sq = 200; c.sk = 336;
                 snprintf(what, sizeof what, "8-bit %s plain", mode_name[mode]); named(&c, what); run_case(c);
                 c = base_case(dts[t], dims[k]); c.sq = 257; c.sk = 304; c.causal = 1; c.hq = 8; c.hkv = 2;
