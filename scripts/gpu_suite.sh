@@ -56,6 +56,7 @@ for t in "$BUILD"/tests/test_*; do
   [ $C_TESTS -eq 1 ] || break
   [ -x "$t" ] || continue
   name=$(basename "$t")
+  case "$name" in *.*) continue ;; esac # test binaries have no extension (not packed copies, logs)
   timeout 600 "$t" >"$LOG/$name.log" 2>&1
   rc=$?
   last=$(grep -E '^[A-Za-z_]*:? ?[0-9]+ passed, [0-9]+ failed' "$LOG/$name.log" | tail -1)
