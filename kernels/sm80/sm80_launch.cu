@@ -473,8 +473,8 @@ static int sm80_two_slab(const flashc_problem *p, const flashc_device_info *dev,
    512 / 1k +13 / +21 %, int8 d128 +9 / +19 / +31 % at 512 / 1k / 2k, fp8 d64 -8 / +6 % at 512 / 1k
    over the 64-row tiles; so _f tiles take masked problems from SM80_8BIT_LEAN_MIN_KEYS_MASKED_D64
    keys at fp8 d64 and at every length at d128. int8 d64 has lean-loader twins only (session 20):
-   non-causal +9-16 % at 512-16k, causal +16-20 % (_lm_f) at 1k-16k over the 64-row tile, +23.5 % at causal
-   512, so they take every length. */
+   over the 64-row tile non-causal +9-16 % at 512-16k, causal (_lm_f) +16-20 % at 1k-16k and
+   +23.5 % at 512, so they take every length. */
 #define SM80_8BIT_TWO_SLAB_MIN_KEYS_MASKED_E4M3 2048
 #define SM80_8BIT_TWO_SLAB_MIN_KEYS_MASKED_INT8 4096
 #define SM80_8BIT_LEAN_MIN_KEYS_MASKED_D64 1024
