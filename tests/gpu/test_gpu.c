@@ -1152,6 +1152,20 @@ static void sm80_8bit_sk32_cases(void)
     unsetenv("FLASHC_SM80_SK32");
 }
 
+/* Split-key grids of more CTAs than the SMs hold at once with a mostly empty last wave (sm80_launch.cu
+   sm80_wave_splits: 40 x 8 KV heads = 320 CTAs, 1.2 waves on an H200) take key splits: bf16 17 key
+   blocks (no split count reaches the fill goal: the best one), fp8 9 blocks with a tail, and GQA 4
+   packed rows with LSE. */
+static void sm80_wave_split_cases(void)
+{
+    tcase c = base_case(FLASHC_DTYPE_BF16, 128);
+    c.b = 40; c.hq = 32; c.hkv = 8; c.sq = 1; c.sk = 1061;
+    named(&c, "decode wave-split bf16"); run_case(c);
+    c = base_case(FLASHC_DTYPE_FP8_E4M3, 128);
+    c.b = 40; c.hq = 32; c.hkv = 8; c.sq = 1; c.sk = 1056;
+    named(&c, "decode wave-split fp8"); run_case(c);
+}
+
 /* The split-key tiles' lean-loader twins (_sk_f, fwd_splitk.cuh FWD_SK_FAST; sm80_launch.cu
    sm80_sk_fast_ok): non-paged K/V and, 8-bit, V^T rows of a multiple of 16 bytes, which the grid's
    odd key counts do not give. Key counts that are multiples of 16 with a partly filled last block,
@@ -1358,6 +1372,7 @@ int main(int argc, char **argv)
     sm80_8bit_tile_cases();
     sm80_8bit_sk32_cases();
     sm80_sk_fast_cases();
+    sm80_wave_split_cases();
     sm80_sk_page_cases();
     sm80_lpt_cases();
     /* outside the support matrix: a backend may refuse (skipped), but must not misbehave */
