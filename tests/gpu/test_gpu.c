@@ -1153,16 +1153,16 @@ static void sm80_8bit_sk32_cases(void)
 }
 
 /* Split-key grids of more CTAs than the SMs hold at once with a mostly empty last wave (sm80_launch.cu
-   sm80_wave_splits: 40 x 8 KV heads = 320 CTAs, 1.2 waves on an H200) take key splits: bf16 17 key
+   sm80_wave_splits: 8 x 40 KV heads = 320 CTAs, 1.2 waves on an H200) take key splits: bf16 17 key
    blocks (no split count reaches the fill goal: the best one), fp8 9 blocks with a tail, and GQA 4
    packed rows with LSE. */
 static void sm80_wave_split_cases(void)
 {
     tcase c = base_case(FLASHC_DTYPE_BF16, 128);
-    c.b = 40; c.hq = 32; c.hkv = 8; c.sq = 1; c.sk = 1061;
+    c.b = MAX_B; c.hq = 160; c.hkv = 40; c.sq = 1; c.sk = 1061;
     named(&c, "decode wave-split bf16"); run_case(c);
     c = base_case(FLASHC_DTYPE_FP8_E4M3, 128);
-    c.b = 40; c.hq = 32; c.hkv = 8; c.sq = 1; c.sk = 1056;
+    c.b = MAX_B; c.hq = 160; c.hkv = 40; c.sq = 1; c.sk = 1056;
     named(&c, "decode wave-split fp8"); run_case(c);
 }
 
