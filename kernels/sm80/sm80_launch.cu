@@ -52,6 +52,13 @@ typedef struct sm80_plan {
 #define SM80_DEEP_MIN_CC 90
 #define SM80_DEEP_CTAS_PER_SM 2
 #define SM80_SMEM_PER_SM_RESERVED 1024 /* the runtime's per-CTA shared-memory reservation */
+#define SM80_MAX_CTAS_PER_SM 2
+/* CTAs of `smem` bytes that one SM holds at once (by shared memory; at most SM80_MAX_CTAS_PER_SM) */
+static int sm80_resident_ctas(const flashc_device_info *dev, int smem)
+{
+    const int per_sm = (dev->max_smem_optin + SM80_SMEM_PER_SM_RESERVED) / (smem + SM80_SMEM_PER_SM_RESERVED);
+    return per_sm < 1 ? 1 : per_sm > SM80_MAX_CTAS_PER_SM ? SM80_MAX_CTAS_PER_SM : per_sm;
+}
 
 typedef struct sm80_variant {
     flashc_dtype dt;
@@ -631,20 +638,21 @@ static int split_ctas_per_sm(const flashc_problem *p, const sm80_plan *pl)
     return streams ? SM80_STREAM_CTAS_PER_SM : SM80_CTAS_PER_SM_TARGET;
 }
 
-/* Split-key grids of more CTAs than the SMs hold at once (SM80_RESIDENT_CTAS_MAX per SM where the
-   smem allows) run in waves, and a last wave mostly empty leaves most SMs idle: where the grid's
-   wave fill is below SM80_WAVE_FILL_SPLIT, split the keys into the fewest parts that fill the waves
-   to SM80_WAVE_FILL_GOAL (blocks rounded up per split counted as waste; none: the best fill). H200, fp8 / bf16 d128
+/* Split-key grids of more CTAs than the SMs hold at once (sm80_resident_ctas) run in waves, and a
+   last wave mostly empty leaves most SMs idle: where the grid's wave fill is below
+   SM80_WAVE_FILL_SPLIT, split the keys into the fewest parts that fill the waves to
+   SM80_WAVE_FILL_GOAL (none: the best fill, if SM80_WAVE_FILL_GAIN x one split's). H200, fp8 / bf16 d128
    h 32/8 decode, ab80 session 21, key splits forced on the a879028 library (GB/s, 1 split -> the
    rule's): b 40 4k (320 CTAs, 1.2 waves) fp8 3086 -> 3458 (4 splits, +12.1 %), bf16 3405 -> 3846
    (+12.9 %); b 48 8k fp8 +8.5 %, bf16 +12.4 % (2); b 80 4k fp8 +4.8 %, bf16 +8.2 % (2); every one
    the best or within 0.3 % of the best of 1-8 splits. Fuller grids keep one: b 64 (1.94 waves)
    -3 % with 2, b 96 (2.9 waves) -2.4 %; fewer CTAs than slots keep choose_splits' own rule (b 24:
    +0.8 % at best). */
-#define SM80_RESIDENT_CTAS_MAX 2
 #define SM80_WAVE_FILL_SPLIT 0.9
 #define SM80_WAVE_FILL_GOAL 0.95
-#define SM80_WAVE_FILL_GAIN 1.1 /* short of the goal: the best fill, if this much over one split's */
+#define SM80_WAVE_FILL_GAIN 1.1
+/* fill of the waves of `slots` CTAs by ctas x s, times the per-split share of blocks rounded up
+   (idle blocks count as waste) */
 static double sm80_wave_fill(long long ctas, long long slots, int n_blocks, int s)
 {
     const long long work = ctas * s, waves = (work + slots - 1) / slots;
@@ -652,20 +660,12 @@ static double sm80_wave_fill(long long ctas, long long slots, int n_blocks, int 
     return (double)work / (double)(waves * slots) * (double)n_blocks / (double)(per * s);
 }
 
-static int sm80_wave_splits(const flashc_problem *p, const flashc_device_info *dev, const sm80_plan *pl,
-                            long long ctas, int n_blocks)
+static int sm80_wave_splits(const flashc_device_info *dev, const sm80_plan *pl, long long ctas, int n_blocks,
+                            int max_s)
 {
-    int per_sm = (dev->max_smem_optin + SM80_SMEM_PER_SM_RESERVED) / (pl->smem + SM80_SMEM_PER_SM_RESERVED);
-    if (per_sm > SM80_RESIDENT_CTAS_MAX) per_sm = SM80_RESIDENT_CTAS_MAX;
-    if (per_sm < 1) per_sm = 1;
-    const long long slots = (long long)dev->num_sms * per_sm;
-    if (!pl->split_keys || ctas < slots || sm80_wave_fill(ctas, slots, n_blocks, 1) >= SM80_WAVE_FILL_SPLIT)
-        return 1;
-    int max_s = n_blocks / SM80_MIN_BLOCKS_PER_SPLIT;
-    if (max_s > SM80_MAX_SPLITS) max_s = SM80_MAX_SPLITS;
-    while (max_s > 1 && (long long)p->b * max_s > SM80_MAX_GRID_YZ) --max_s;
-    /* the fewest splits that reach the goal; else the best fill, if clearly better than one */
+    const long long slots = (long long)dev->num_sms * sm80_resident_ctas(dev, pl->smem);
     const double one = sm80_wave_fill(ctas, slots, n_blocks, 1);
+    if (!pl->split_keys || ctas < slots || one >= SM80_WAVE_FILL_SPLIT) return 1;
     double best = one;
     int best_s = 1;
     for (int s = 2; s <= max_s; ++s) {
@@ -692,17 +692,13 @@ static int choose_splits(const flashc_problem *p, const flashc_device_info *dev,
     }
     long long slots = (long long)dev->num_sms * split_ctas_per_sm(p, pl);
     if (ctas <= 0 || n_blocks < 2 * SM80_MIN_BLOCKS_PER_SPLIT) return 1;
-    if (ctas >= slots) return sm80_wave_splits(p, dev, pl, ctas, n_blocks);
     int max_s = n_blocks / SM80_MIN_BLOCKS_PER_SPLIT;
     if (max_s > SM80_MAX_SPLITS) max_s = SM80_MAX_SPLITS;
     while (max_s > 1 && (long long)p->b * max_s > SM80_MAX_GRID_YZ) --max_s;
+    if (ctas >= slots) return sm80_wave_splits(dev, pl, ctas, n_blocks, max_s);
     double eff[SM80_MAX_SPLITS + 1], best = 0.0;
     for (int s = 1; s <= max_s; ++s) {
-        long long work = ctas * s;
-        long long waves = (work + slots - 1) / slots;
-        /* wave fill, and the per-split share of blocks rounds up: idle blocks count as waste */
-        int per = (n_blocks + s - 1) / s;
-        eff[s] = (double)work / (double)(waves * slots) * (double)n_blocks / (double)(per * s);
+        eff[s] = sm80_wave_fill(ctas, slots, n_blocks, s);
         if (eff[s] > best) best = eff[s];
     }
     for (int s = 1; s <= max_s; ++s)
@@ -719,7 +715,6 @@ static int choose_splits(const flashc_problem *p, const flashc_device_info *dev,
    Dev/test hook (not API), read on every call: FLASHC_SM80_LPT_TAIL=0 no tail (each pair's
    m-blocks still heaviest first), =N the last N pairs. */
 #define SM80_LPT_TAIL_WAVES 2
-#define SM80_MAX_CTAS_PER_SM 2
 static int sm80_lpt_tail_pairs(const flashc_problem *p, const flashc_device_info *dev, const sm80_plan *pl)
 {
     if (!(p->window_right >= 0 && p->window_left < 0) || pl->splits != 1 || pl->grid_m <= 1) return 0;
@@ -729,10 +724,7 @@ static int sm80_lpt_tail_pairs(const flashc_problem *p, const flashc_device_info
         const long long n = atoll(e);
         return (int)(n <= 0 ? 0 : n < pairs ? n : pairs);
     }
-    int per_sm = (dev->max_smem_optin + SM80_SMEM_PER_SM_RESERVED) / (pl->smem + SM80_SMEM_PER_SM_RESERVED);
-    if (per_sm < 1) per_sm = 1;
-    if (per_sm > SM80_MAX_CTAS_PER_SM) per_sm = SM80_MAX_CTAS_PER_SM;
-    const long long slots = (long long)dev->num_sms * per_sm;
+    const long long slots = (long long)dev->num_sms * sm80_resident_ctas(dev, pl->smem);
     long long tail = (SM80_LPT_TAIL_WAVES * slots + pl->grid_m - 1) / pl->grid_m;
     return (int)(tail < pairs ? tail : pairs);
 }
