@@ -660,6 +660,11 @@ done:
 static void run_case(tcase tc)
 {
     if (g_filter && !strstr(tc.name, g_filter)) return;
+    if (tc.b < 1 || tc.b > MAX_B) { /* the per-sequence arrays hold MAX_B entries */
+        printf("FAIL %s: b = %d outside the harness's 1..%d (MAX_B)\n", tc.name, tc.b, MAX_B);
+        ++g_setup_fail;
+        return;
+    }
     const int is8 = tc.dt == FLASHC_DTYPE_FP8_E4M3 || tc.dt == FLASHC_DTYPE_INT8;
     inputs in, in16;
     memset(&in, 0, sizeof in);
