@@ -231,7 +231,15 @@ def version():
     return load().flashc_version()
 
 
+_params_template = None
+
+
 def new_params():
-    p = flashc_attention_params()
-    load().flashc_attention_params_init(ctypes.byref(p))
-    return p
+    """A flashc_attention_params as flashc_attention_params_init leaves it. The library fills
+    one template per process; each call copies its bytes (a quarter of the foreign call's cost)."""
+    global _params_template
+    if _params_template is None:
+        p = flashc_attention_params()
+        load().flashc_attention_params_init(ctypes.byref(p))
+        _params_template = bytes(p)
+    return flashc_attention_params.from_buffer_copy(_params_template)

@@ -60,15 +60,12 @@ class _Array:
     """A strided view of an input: data pointer, dtype name, shape, strides in elements, and
     where it lives (device None = host, else a CUDA ordinal or -1 for "current")."""
 
-    __slots__ = ("obj", "kind", "ptr", "dtype", "shape", "strides", "device")
+    __slots__ = ("obj", "kind", "ptr", "dtype", "shape", "strides", "device", "ndim")
 
     def __init__(self, obj, kind, ptr, dtype, shape, strides, device):
         self.obj, self.kind, self.ptr, self.dtype = obj, kind, ptr, dtype
         self.shape, self.strides, self.device = tuple(shape), tuple(strides), device
-
-    @property
-    def ndim(self):
-        return len(self.shape)
+        self.ndim = len(self.shape)
 
     def view(self, shape, strides):
         return _Array(self.obj, self.kind, self.ptr, self.dtype, shape, strides, self.device)
@@ -84,10 +81,28 @@ class _Array:
         return _Array(self.obj, self.kind, ptr, self.dtype, shape, strides, self.device)
 
 
+_DTYPE_NAME_CACHE = {}  # dtype object (torch / numpy / type / str) -> canonical name
+
+
 def _canonical_dtype(d):
-    """'float16', 'bfloat16', ... from a string, torch dtype, numpy dtype or ml_dtypes type."""
+    """'float16', 'bfloat16', ... from a string, torch dtype, numpy dtype or ml_dtypes type.
+    Names are cached per dtype object: str(torch dtype) alone cost ~1 us a tensor per call."""
     if d is None:
         return None
+    key = (type(d), d)  # by type too: numpy dtypes compare equal to strings that alias others
+    try:
+        return _DTYPE_NAME_CACHE[key]
+    except (KeyError, TypeError):  # TypeError: an unhashable dtype-like object
+        pass
+    name = _dtype_name(d)
+    try:
+        _DTYPE_NAME_CACHE[key] = name
+    except TypeError:
+        pass
+    return name
+
+
+def _dtype_name(d):
     if isinstance(d, str):
         name = d.lower().replace("torch.", "")
         return _DTYPE_ALIASES.get(name, name)
@@ -107,10 +122,10 @@ def _canonical_dtype(d):
 
 
 def _from_torch(x, name):
-    if x.device.type == "cpu":
+    if x.is_cuda:
+        device = x.get_device()  # the ordinal; cheaper than building x.device
+    elif x.device.type == "cpu":
         device = None
-    elif x.device.type == "cuda":
-        device = x.device.index if x.device.index is not None else -1
     else:
         raise TypeError("%s: flashc runs on CUDA or host memory, not on torch device %s" % (name, x.device))
     return _Array(x, "torch", x.data_ptr(), _canonical_dtype(x.dtype), x.shape, x.stride(), device)
@@ -122,7 +137,7 @@ def _from_numpy(x, name):
         raise _invalid("%s: numpy strides %s are not a multiple of the element size %d"
                        % (name, x.strides, itemsize))
     strides = [s // itemsize for s in x.strides]
-    return _Array(x, "numpy", x.__array_interface__["data"][0], x.dtype.name, x.shape, strides, None)
+    return _Array(x, "numpy", x.__array_interface__["data"][0], _canonical_dtype(x.dtype), x.shape, strides, None)
 
 
 def _from_cai(x, name):
@@ -213,11 +228,14 @@ class _Allocator:
     def __init__(self, like):
         self.kind = like.kind
         self.device = like.device
+        self.like = like.obj
         self.made = []
 
     def empty(self, shape, dtype):
         shape = tuple(int(s) for s in shape)
-        if self.kind in ("torch", "cai"):
+        if self.kind == "torch":  # like q: its device, no torch.device built per call
+            t = self.like.new_empty(shape, dtype=getattr(_module("torch"), dtype))
+        elif self.kind == "cai":
             torch = _module("torch")
             if torch is None:
                 raise TypeError("allocating outputs for this input needs torch or cupy; pass out=")
@@ -303,9 +321,8 @@ def _set_tensor(t, a, name, dtype_code=None, broadcast=False):
     t.data = a.ptr or None
     t.dtype = dtype_code
     t.ndim = a.ndim
-    for i in range(a.ndim):
-        t.shape[i] = int(a.shape[i])
-        t.stride[i] = int(strides[i])
+    t.shape[:a.ndim] = a.shape  # one slice store each: per-element ctypes stores cost ~2x
+    t.stride[:a.ndim] = strides
 
 
 def _index_array(x, name, alloc, ndim=1):
@@ -367,6 +384,12 @@ def _bias_4d(a):
     return a.view((1,) * pad + a.shape, (0,) * pad + a.strides)
 
 
+def _torch_raw_stream(torch):
+    """torch's handle of the current stream of a device ordinal without building a Stream object
+    (torch._C._cuda_getCurrentRawStream, what torch's own generated kernels launch on), else None."""
+    return getattr(torch._C, "_cuda_getCurrentRawStream", None)
+
+
 def _stream_handle(q, stream):
     """The CUstream to run on: the one given, else the framework's current stream."""
     if stream is not None:
@@ -375,6 +398,9 @@ def _stream_handle(q, stream):
         return 0
     if q.kind == "torch":
         torch = _module("torch")
+        raw = _torch_raw_stream(torch)
+        if raw is not None:
+            return raw(q.device)
         return torch.cuda.current_stream(q.obj.device).cuda_stream
     if q.kind == "cupy":
         import cupy
@@ -392,7 +418,9 @@ class _DeviceGuard:
         self.ctx = None
         if q.device is not None and q.device >= 0:
             if q.kind == "torch":
-                self.ctx = _module("torch").cuda.device(q.device)
+                torch = _module("torch")
+                if torch.cuda.current_device() != q.device:  # the usual case needs no switch
+                    self.ctx = torch.cuda.device(q.device)
             elif q.kind == "cupy":
                 import cupy
                 self.ctx = cupy.cuda.Device(q.device)
