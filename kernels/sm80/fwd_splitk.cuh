@@ -182,7 +182,7 @@ static __device__ __forceinline__ void sk_load_kv_sub(const sm80_fwd_params *prm
 #endif
 
 /* Cluster merge of the key splits (prm->cluster_combine; host: 2..SM80_CLUSTER_MAX_SPLITS splits on
-   sm_90+). Past the merge area each CTA of the cluster stages its rows' O, already divided by its row
+   sm_90+, behind sm80_cluster_combine's switch). Past the merge area each CTA of the cluster stages its rows' O, already divided by its row
    sums, as f32 [BLOCK_M][D + pad], and their LSEs [BLOCK_M]; after a cluster barrier CTA `rank`
    merges the slice `rank` of the tile's (row, 4-column chunk) items from every CTA's stage through
    distributed shared memory, with the combine grid's weights exp(lse_s - max), and writes O and LSE.

@@ -18,9 +18,10 @@
 #define SM80_NUM_WARPS 4
 #define SM80_NUM_THREADS (SM80_NUM_WARPS * 32)
 #define SM80_MAX_SPLITS 64  /* split-KV upper bound (combine kernel: one LSE per lane, two rounds) */
-/* Split-key tiles of 2..SM80_CLUSTER_MAX_SPLITS key splits (sm_90+) launch each tile's splits as one
-   thread-block cluster and merge them through distributed shared memory (fwd_splitk.cuh
-   sk_cluster_combine): no workspace, no combine grid. Clusters of up to 8 CTAs are portable. */
+/* Split-key tiles of 2..SM80_CLUSTER_MAX_SPLITS key splits (sm_90+) can launch each tile's splits as
+   one thread-block cluster and merge them through distributed shared memory (fwd_splitk.cuh
+   sk_cluster_combine): no workspace, no combine grid (host switch: sm80_launch.cu
+   sm80_cluster_combine, off until measured). Clusters of up to 8 CTAs are portable. */
 #define SM80_CLUSTER_MAX_SPLITS 4
 
 typedef struct sm80_fwd_params {

@@ -748,12 +748,14 @@ static int sm80_pdl(const flashc_device_info *dev)
    after the forward's last CTA was 4-5 us (Nsight Compute, H200, b 8 h 64/8 4k decode, 2 splits:
    bf16 36 + 4.1 us, fp8 21.3 + 4.2 us). More splits keep the combine grid: a cluster of more CTAs
    than an SM group holds at once would leave SMs idle. Clusters need sm_90.
-   Dev/test hook (not API), read on every call: FLASHC_SM80_CLUSTER=0 keeps the combine grid. */
+   Off until measured: the session that built it passed the GPU suite with it on (every split-key
+   decode case of 2-4 splits took it) but its A/B recorded nothing. Dev/test hook (not API), read on
+   every call: FLASHC_SM80_CLUSTER=1 takes it. */
 #define SM80_CLUSTER_MIN_CC_MAJOR 9
 static int sm80_cluster_combine(const flashc_device_info *dev, const sm80_plan *pl)
 {
     const char *e = getenv("FLASHC_SM80_CLUSTER");
-    if (e && atoi(e) == 0) return 0;
+    if (!(e && atoi(e) > 0)) return 0;
     return pl->split_keys && pl->splits > 1 && pl->splits <= SM80_CLUSTER_MAX_SPLITS &&
            dev->cc_major >= SM80_CLUSTER_MIN_CC_MAJOR;
 }

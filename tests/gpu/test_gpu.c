@@ -90,11 +90,16 @@ typedef struct tcase {
     int extra;                 /* determinism and graph-capture checks */
 } tcase;
 
+static int is_8bit(flashc_dtype dt) { return dt == FLASHC_DTYPE_FP8_E4M3 || dt == FLASHC_DTYPE_INT8; }
+
+/* every input dtype, for the split-key tiles' case lists */
+static const flashc_dtype ALL_DTYPES[4] = {FLASHC_DTYPE_BF16, FLASHC_DTYPE_F16, FLASHC_DTYPE_FP8_E4M3, FLASHC_DTYPE_INT8};
+
 static tcase base_case(flashc_dtype dt, int d)
 {
     tcase c;
     memset(&c, 0, sizeof c);
-    const int is8 = dt == FLASHC_DTYPE_FP8_E4M3 || dt == FLASHC_DTYPE_INT8;
+    const int is8 = is_8bit(dt);
     c.dt = dt;
     c.out_dt = is8 ? FLASHC_DTYPE_BF16 : dt;
     c.v_transposed = is8; /* the layout the 8-bit kernels take */
@@ -473,7 +478,7 @@ static int run_backend(const tcase *tc, inputs *in, const ptrs *dp, int be, cons
                        const double *want_lse, int64_t n_out, int64_t n_lse, const double *want_orig,
                        double base_rms)
 {
-    const int is8 = tc->dt == FLASHC_DTYPE_FP8_E4M3 || tc->dt == FLASHC_DTYPE_INT8;
+    const int is8 = is_8bit(tc->dt);
     const flashc_dtype odt = tc->out_dt;
     int ok = 1;
     run_out r;
@@ -665,7 +670,7 @@ static void run_case(tcase tc)
         ++g_setup_fail;
         return;
     }
-    const int is8 = tc.dt == FLASHC_DTYPE_FP8_E4M3 || tc.dt == FLASHC_DTYPE_INT8;
+    const int is8 = is_8bit(tc.dt);
     inputs in, in16;
     memset(&in, 0, sizeof in);
     double *want = NULL, *want_lse = NULL, *want_orig = NULL, *want_orig_lse = NULL;
@@ -863,7 +868,7 @@ static void feature_cases(flashc_dtype dt, int d)
        counts (a partly masked last block in one warp's slice only), pages holding whole key blocks,
        seqused_k, windows, score transforms, no split-KV */
     {
-        const int is8 = dt == FLASHC_DTYPE_FP8_E4M3 || dt == FLASHC_DTYPE_INT8, g = is8 ? 4 : 8;
+        const int is8 = is_8bit(dt), g = is8 ? 4 : 8;
         c = base_case(dt, d); c.b = 3; c.sq = is8 ? 1 : 3; c.sk = 4097; c.hkv = 4; c.hq = 4 * g;
         named(&c, "decode splitk sk4097"); run_case(c);
         c = base_case(dt, d); c.b = 3; c.kv = KV_PAGED; c.page_size = 256; c.sq = is8 ? 2 : 4; c.hkv = 2; c.hq = 2 * g;
@@ -1122,7 +1127,7 @@ static void sm80_8bit_sk32_cases(void)
     setenv("FLASHC_SM80_SK32", "1", 1);
     for (int t = 0; t < 2; ++t)
         for (int k = 0; k < 2; ++k) {
-            const flashc_dtype dt = dts[t];
+            const flashc_dtype dt = ALL_DTYPES[t];
             const int d = dims[k];
             splitk8_row_cases(dt, d, "sk32");
             c = base_case(dt, d); c.b = 3; c.sq = 4; c.hkv = 2; c.hq = 16; c.kv = KV_PAGED; c.page_size = 512;
@@ -1180,12 +1185,11 @@ static void sm80_wave_split_cases(void)
    general tile (FLASHC_SM80_SK_FAST=0). */
 static void sm80_sk_fast_cases(void)
 {
-    const flashc_dtype dts[4] = {FLASHC_DTYPE_BF16, FLASHC_DTYPE_F16, FLASHC_DTYPE_FP8_E4M3, FLASHC_DTYPE_INT8};
     tcase c;
     for (int t = 0; t < 4; ++t)
         for (int d = 64; d <= 128; d *= 2) {
-            const flashc_dtype dt = dts[t];
-            const int is8 = dt == FLASHC_DTYPE_FP8_E4M3 || dt == FLASHC_DTYPE_INT8;
+            const flashc_dtype dt = ALL_DTYPES[t];
+            const int is8 = is_8bit(dt);
             if (g_quick && d != 128) continue;
             c = base_case(dt, d); c.b = 3; c.sq = is8 ? 1 : 3; c.sk = 4112; c.hkv = 2; c.hq = is8 ? 8 : 16; c.extra = 1;
             named(&c, is8 ? "decode skf 4 rows sk4112" : "decode skf 24 rows sk4112"); run_case(c);
@@ -1227,13 +1231,12 @@ static void sm80_sk_fast_cases(void)
    (FLASHC_SM80_SK_PG16BIT=1). */
 static void sm80_sk_page_cases(void)
 {
-    const flashc_dtype dts[4] = {FLASHC_DTYPE_BF16, FLASHC_DTYPE_F16, FLASHC_DTYPE_FP8_E4M3, FLASHC_DTYPE_INT8};
     tcase c;
     char what[96];
     for (int t = 0; t < 4; ++t)
         for (int d = 64; d <= 128; d *= 2) {
-            const flashc_dtype dt = dts[t];
-            const int is8 = dt == FLASHC_DTYPE_FP8_E4M3 || dt == FLASHC_DTYPE_INT8;
+            const flashc_dtype dt = ALL_DTYPES[t];
+            const int is8 = is_8bit(dt);
             const int block = is8 || d == 64 ? 128 : 64; /* the split-key tile's key block */
             if (g_quick && d != 128) continue;
             /* whole pages: one block and three blocks per page, last pages partly filled */
@@ -1293,19 +1296,20 @@ static void sm80_sk_page_cases(void)
    split-key route: the lean loader (_sk_f, with an empty sequence, determinism and graph capture),
    the general loader on varlen K/V, whole pages (_sk_wp), page-sub pages (16-bit _sk_pg, 8-bit
    _sk_pg16), 8-bit tiles of 16 and 32 rows; splits whose share of key blocks is empty (a short
-   sequence), causal, window, every score transform, LSE and f16 output. Then 5 splits (past the
-   cluster bound: the combine grid) and 3 with FLASHC_SM80_CLUSTER=0 on the first shape. */
+   sequence), causal, window, every score transform, LSE and f16 output, all with the merge switched
+   on (FLASHC_SM80_CLUSTER=1; off by default until measured). Then 5 splits (past the cluster
+   bound: the combine grid) and 3 with the switch off on the first shape. */
 static void sm80_cluster_cases(void)
 {
-    const flashc_dtype dts[4] = {FLASHC_DTYPE_BF16, FLASHC_DTYPE_F16, FLASHC_DTYPE_FP8_E4M3, FLASHC_DTYPE_INT8};
     tcase c;
     char what[96];
     for (int t = 0; t < 4; ++t)
         for (int d = 64; d <= 128; d *= 2) {
-            const flashc_dtype dt = dts[t];
-            const int is8 = dt == FLASHC_DTYPE_FP8_E4M3 || dt == FLASHC_DTYPE_INT8;
+            const flashc_dtype dt = ALL_DTYPES[t];
+            const int is8 = is_8bit(dt);
             const int g = is8 ? 4 : 8; /* query heads per KV head: 16-bit rows 8 s_q, 8-bit 4 s_q */
             if (g_quick && d != 128) continue;
+            setenv("FLASHC_SM80_CLUSTER", "1", 1);
             setenv("FLASHC_SM80_SPLITS", "2", 1);
             c = base_case(dt, d); c.b = 3; c.sq = is8 ? 1 : 3; c.sk = 2064; c.hkv = 2; c.hq = 2 * g; c.seqused = 1;
             c.extra = 1;
