@@ -2,8 +2,8 @@
  * sm80 path, host side: the launch.h contract (check / workspace size / forward).
  * Picks the (dtype, head dim, rows per CTA) variant, whether to pack the query heads of a KV head into one tile
  * (GQA packing: K/V are read once per KV head), and how many key splits fill the GPU (split-KV,
- * merged by sm80_combine.cu, or inside a cluster: sm80_cluster_combine). The plan depends only on shapes and the device, so workspace size
- * and forward always agree.
+ * merged by sm80_combine.cu, or inside a cluster: sm80_cluster_combine). The plan depends only on
+ * shapes and the device, so workspace size and forward always agree.
  */
 #include <math.h>
 #include <stdint.h>
@@ -742,7 +742,7 @@ static int sm80_pdl(const flashc_device_info *dev)
     return dev->cc_major >= SM80_PDL_MIN_CC_MAJOR && !(e && atoi(e) == 0);
 }
 
-/* Split-key tiles with 2..SM80_CLUSTER_MAX_SPLITS key splits merge them inside the kernel: each
+/* Split-key tiles with 2..SM80_CLUSTER_MAX_SPLITS key splits can merge them inside the kernel: each
    tile's splits run as one thread-block cluster and combine through distributed shared memory
    (fwd_splitk.cuh sk_cluster_combine), so the call needs no workspace and no combine grid, whose run
    after the forward's last CTA was 4-5 us (Nsight Compute, H200, b 8 h 64/8 4k decode, 2 splits:
