@@ -1,6 +1,6 @@
 /*
  * Thread-block cluster wrappers (sm_90+, PTX ISA 7.8+): PTX ISA "Special Registers:
- * %cluster_ctarank, %cluster_nctarank", "Parallel Synchronization and Communication Instructions:
+ * %cluster_ctarank", "Parallel Synchronization and Communication Instructions:
  * barrier.cluster" and "Data Movement and Conversion Instructions: mapa, ld" (the .shared::cluster
  * state space: distributed shared memory). Addresses are 32-bit shared-window addresses; a CTA's own
  * shared::cta address maps to any cluster CTA's copy of the same variable with mapa.
@@ -17,7 +17,7 @@
 #define FLASHC_PTX_HAS_CLUSTER 0
 #endif
 
-/* %cluster_ctarank: this CTA's rank in its cluster, 0 .. %cluster_nctarank - 1 */
+/* %cluster_ctarank: this CTA's rank in its cluster, 0 .. cluster size - 1 */
 static __device__ __forceinline__ uint32_t cluster_ctarank(void)
 {
     uint32_t r = 0;
