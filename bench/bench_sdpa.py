@@ -84,15 +84,28 @@ def short_error(e, limit=240):
 
 
 class Timer:
-    """CUDA-event timing with an L2 flush and enqueue slack before every call; median of reps."""
+    """CUDA-event timing with an L2 flush and enqueue slack before every call; median of reps.
 
-    def __init__(self, torch, warmup_ms, rep_ms, min_reps, max_reps):
+    flush "write" zeroes a buffer of 4x the L2 (Triton's do_bench, the anchors' method): it leaves
+    the L2 full of dirty lines whose write-back lands in the timed call (~9 us on the H200, what
+    bounds the 134 MB decode rows). flush "read" reduces the same buffer instead: the inputs are
+    evicted just as well and the L2 is left clean (what a decode step meets after the weight-
+    streaming GEMMs before it)."""
+
+    def __init__(self, torch, warmup_ms, rep_ms, min_reps, max_reps, flush="write"):
         self.torch = torch
         props = torch.cuda.get_device_properties(0)
         l2 = getattr(props, "L2_cache_size", 0) or (50 << 20)
-        self.flush = torch.empty(max(MIN_FLUSH_BYTES, L2_FLUSH_FACTOR * l2), dtype=torch.uint8, device="cuda")
+        self.flush = torch.zeros(max(MIN_FLUSH_BYTES, L2_FLUSH_FACTOR * l2), dtype=torch.uint8, device="cuda")
+        self.flush_mode = flush
         self.warmup_ms, self.rep_ms = warmup_ms, rep_ms
         self.min_reps, self.max_reps = min_reps, max_reps
+
+    def flush_l2(self):
+        if self.flush_mode == "read":
+            self.flush.view(self.torch.int32).max()  # reads every line, writes one scalar
+        else:
+            self.flush.zero_()
 
     def __call__(self, fn):
         torch = self.torch
@@ -100,7 +113,7 @@ class Timer:
         torch.cuda.synchronize()
         # Estimate one call (with the same flush and slack) to size warm-up and repeats.
         s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        self.flush.zero_()
+        self.flush_l2()
         s.record()
         for _ in range(3):
             fn()
@@ -113,7 +126,7 @@ class Timer:
         starts = [torch.cuda.Event(enable_timing=True) for _ in range(n)]
         ends = [torch.cuda.Event(enable_timing=True) for _ in range(n)]
         for i in range(n):
-            self.flush.zero_()
+            self.flush_l2()
             torch.cuda._sleep(ENQUEUE_SLACK_CYCLES)
             starts[i].record()
             fn()
@@ -591,6 +604,9 @@ def parse_args(argv=None):
     p.add_argument("--tag", default="", help="file name stem (default <date>-<gpu>)")
     p.add_argument("--warmup-ms", type=float, default=20.0)
     p.add_argument("--rep-ms", type=float, default=60.0, help="timed time per figure (median)")
+    p.add_argument("--flush", choices=("write", "read"), default="write",
+                   help="L2 flush before each timed call: write (zero a 4x-L2 buffer, as Triton's do_bench; "
+                   "default) or read (reduce it: the L2 is left clean)")
     p.add_argument("--budget-s", type=float, default=240.0,
                    help="stop starting new rows after this many seconds (recorded as skipped)")
     p.add_argument("--no-ceilings", action="store_true")
@@ -626,7 +642,7 @@ def main(argv=None):
     log("bench_sdpa on %s, torch %s (CUDA %s, cuDNN %s), driver %s; flashc: %s"
         % (env["gpu"], env["torch"], env["torch_cuda"], env["cudnn"], env["driver"],
            impls.flashc_info or impls.flashc_error))
-    timer = Timer(torch, args.warmup_ms, args.rep_ms, min_reps=5, max_reps=500)
+    timer = Timer(torch, args.warmup_ms, args.rep_ms, min_reps=5, max_reps=500, flush=args.flush)
 
     ceil = {} if args.no_ceilings else measure_ceilings(torch, timer)
     if not ceil.get("bf16_gemm_tflops"):
@@ -676,8 +692,8 @@ def main(argv=None):
         """The whole result document, rewritten after every row so a killed run keeps its rows."""
         env["jax"] = impls.jax_info or ({"error": impls.jax_error} if impls.jax_error else {})
         doc = {"environment": env, "ceilings": ceil,
-               "method": {"timer": "CUDA events, L2 flush (%d MiB) + %d-cycle GPU spin before each call, median"
-                          % (timer.flush.numel() >> 20, ENQUEUE_SLACK_CYCLES),
+               "method": {"timer": "CUDA events, L2 flush (%s, %d MiB) + %d-cycle GPU spin before each call, median"
+                          % (timer.flush_mode, timer.flush.numel() >> 20, ENQUEUE_SLACK_CYCLES),
                           "jax_timer": "wall clock over back-to-back batches (2n minus n), median of 5, no flush",
                           "warmup_ms": args.warmup_ms, "rep_ms": args.rep_ms,
                           "flops": "4*b*h*s_q*s_k*d, causal s_q==s_k halved",

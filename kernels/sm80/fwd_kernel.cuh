@@ -2071,23 +2071,6 @@ extern "C" cudaError_t FWD_NAME(const sm80_fwd_params *prm, int grid_m, int grid
     e = cudaFuncSetAttribute(FWD_KERNEL, cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutMaxShared);
     if (e != cudaSuccess) return e;
 #endif
-#if FWD_WARP_SPLIT_KEYS
-    if (prm->cluster_combine) { /* the splits of a tile (z-consecutive CTAs) as one cluster */
-        cudaLaunchConfig_t cfg = {0};
-        cudaLaunchAttribute attr[1];
-        cfg.gridDim = dim3(grid_m * D_SPLIT, grid_h, grid_z);
-        cfg.blockDim = dim3(NUM_THREADS, 1, 1);
-        cfg.dynamicSmemBytes = SMEM_BYTES;
-        cfg.stream = stream;
-        attr[0].id = cudaLaunchAttributeClusterDimension;
-        attr[0].val.clusterDim.x = 1;
-        attr[0].val.clusterDim.y = 1;
-        attr[0].val.clusterDim.z = (unsigned)prm->num_splits;
-        cfg.attrs = attr;
-        cfg.numAttrs = 1;
-        return cudaLaunchKernelEx(&cfg, FWD_KERNEL, *prm);
-    }
-#endif
     FWD_KERNEL<<<dim3(grid_m * D_SPLIT, grid_h, grid_z), NUM_THREADS, SMEM_BYTES, stream>>>(*prm);
     return cudaGetLastError();
 }

@@ -20,7 +20,6 @@
  * H200 bf16 b 8 h 64/8 32k, pages of 64 / 256: 3.94-3.97 -> 4.11-4.20 TB/s (docs/sm80.md, session 18).
  */
 #include "ptx/griddepcontrol.h"
-#include "ptx/cluster.h"
 
 #if !FWD_PAGE_SUB
 /* Paged K/V whose pages hold whole key blocks (page_block_keys >= BLOCK_N): block n lies in one page
@@ -181,105 +180,6 @@ static __device__ __forceinline__ void sk_load_kv_sub(const sm80_fwd_params *prm
 #error "split-key tiles: the merge area does not fit the tile's smem"
 #endif
 
-/* Cluster merge of the key splits (prm->cluster_combine; host: 2..SM80_CLUSTER_MAX_SPLITS splits on
-   sm_90+, behind sm80_cluster_combine's switch). Past the merge area each CTA of the cluster stages its rows' O, already divided by its row
-   sums, as f32 [BLOCK_M][D + pad], and their LSEs [BLOCK_M]; after a cluster barrier CTA `rank`
-   merges the slice `rank` of the tile's (row, 4-column chunk) items from every CTA's stage through
-   distributed shared memory, with the combine grid's weights exp(lse_s - max), and writes O and LSE.
-   Why: the combine grid ran 4-5 us after the forward's last CTA (Nsight Compute, H200, b 8 h 64/8
-   4k decode: bf16 36 + 4.1 us, fp8 21.3 + 4.2 us), 10-16 % of the small decode rows' time. The pad
-   of 8 floats puts a warp's 8 fragment rows on 4 bank groups (2 wavefronts per float2 store). */
-#define SK_XCH_PAD_FLOATS 8
-#define SK_XCH_ROW_FLOATS (D + SK_XCH_PAD_FLOATS)
-#define SK_XCH_CHUNK_FLOATS 4                     /* one merged item: 4 O columns (a float4 load per split) */
-#define SK_XCH_ROW_CHUNKS (D / SK_XCH_CHUNK_FLOATS)
-#define SK_XCH_OFF ((SK_PART_OFF + SK_PART_O_BYTES + SK_PART_ML_BYTES + 15) / 16 * 16)
-#define SK_XCH_O_BYTES (BLOCK_M * SK_XCH_ROW_FLOATS * 4)
-#define SK_XCH_BYTES (SK_XCH_O_BYTES + BLOCK_M * 4)
-#if SK_XCH_OFF + SK_XCH_BYTES > SMEM_BYTES
-#error "split-key tiles: the cluster merge's stage does not fit the tile's smem"
-#endif
-#if FWD_LPT_TAIL || D_SPLIT != 1
-#error "split-key tiles: a cluster is the splits of one tile (blockIdx x / y shared, z consecutive)"
-#endif
-
-/* Where the merged rows go: O and LSE of this tile's sequence, and the head of its rows. */
-typedef struct sk_cluster_out {
-    uint16_t *o;          /* O at (batch, first query of the sequence, head 0, column 0) */
-    float *lse;           /* LSE at (batch, head 0, first query), or NULL */
-    int64_t o_row, o_head, lse_head; /* element strides: query, head */
-    int m0, group, head0, pack; /* row r: query r / group, head head0 (+ r % group when packed) */
-    flashc_dtype out_dtype;
-} sk_cluster_out;
-
-/* One row's merged O chunk (4 columns) and LSE from the ranks' stages; the weights follow
-   sm80_combine.cu (a split that saw no key has lse -inf: weight 0, its O is not read). Not inlined:
-   inlined, it took registers from the key loop of the 255-register tiles (int8 d128 16-row general
-   tile: 4 -> 36 spilled bytes); called with `out` by address (a 64-byte stack frame, written once per
-   CTA), no tile spills (its struct by value in registers: 44 bytes in that tile's loop). */
-static __device__ __noinline__ void sk_cluster_merge_item(const sk_cluster_out *out, int ranks, uint32_t xo,
-                                                          uint32_t xl, int row, int ch)
-{
-    float lse_s[SM80_CLUSTER_MAX_SPLITS], mx = -INFINITY;
-#pragma unroll
-    for (int s = 0; s < SM80_CLUSTER_MAX_SPLITS; ++s) {
-        lse_s[s] = s < ranks ? ld_shared_cluster_f32(mapa_shared_cluster(xl + row * 4, s)) : -INFINITY;
-        mx = fmaxf(mx, lse_s[s]);
-    }
-    float sum = 0.f;
-    float4 acc = make_float4(0.f, 0.f, 0.f, 0.f);
-    const uint32_t off = (uint32_t)(row * SK_XCH_ROW_FLOATS + ch * SK_XCH_CHUNK_FLOATS) * 4;
-#pragma unroll
-    for (int s = 0; s < SM80_CLUSTER_MAX_SPLITS; ++s) {
-        const float w = mx == -INFINITY ? 0.f : expf(lse_s[s] - mx); /* exp(-inf) = 0 past `ranks` */
-        if (w == 0.f) continue;
-        const float4 v = ld_shared_cluster_v4_f32(mapa_shared_cluster(xo + off, s));
-        sum += w;
-        acc.x = fmaf(w, v.x, acc.x);
-        acc.y = fmaf(w, v.y, acc.y);
-        acc.z = fmaf(w, v.z, acc.z);
-        acc.w = fmaf(w, v.w, acc.w);
-    }
-    const float inv = sum > 0.f ? 1.f / sum : 0.f;
-    const int r = out->m0 + row, i = r / out->group, h = out->pack ? out->head0 + r % out->group : out->head0;
-    /* o and its strides are 16-byte aligned (validated): 4 columns are 8 aligned bytes */
-    *(uint2 *)(out->o + i * out->o_row + h * out->o_head + ch * SK_XCH_CHUNK_FLOATS) =
-        make_uint2(pack_output(acc.x * inv, acc.y * inv, out->out_dtype), pack_output(acc.z * inv, acc.w * inv, out->out_dtype));
-    if (out->lse && ch == 0) out->lse[h * out->lse_head + i] = sum > 0.f ? mx + logf(sum) : -INFINITY;
-}
-
-/* After every CTA of the cluster staged its rows (sk_merge_epilogue), merge the splits: rank r takes
-   items [r * per, (r + 1) * per) of BLOCK_M x SK_XCH_ROW_CHUNKS (row-major: consecutive threads write
-   consecutive chunks of a row of O). The second barrier keeps every stage alive until all ranks
-   have read it. */
-static __device__ __forceinline__ void sk_cluster_combine(const sm80_fwd_params *prm, const fwd_ctx *c,
-                                                          char *smem_bytes, int tid)
-{
-    barrier_cluster_sync();
-    const flashc_problem *p = &prm->p;
-    sk_cluster_out out;
-    out.o = (uint16_t *)p->o + (int64_t)c->bi * p->o_stride[0] + (int64_t)c->q_off * p->o_stride[1];
-    out.lse = p->lse ? p->lse + (int64_t)c->bi * p->lse_stride[0] + c->q_off : NULL;
-    out.o_row = p->o_stride[1];
-    out.o_head = p->o_stride[2];
-    out.lse_head = p->lse_stride[1];
-    out.m0 = c->m0;
-    out.group = c->group;
-    out.head0 = prm->pack_gqa ? c->hk * c->group : c->head_y; /* row_head's two cases */
-    out.pack = prm->pack_gqa;
-    out.out_dtype = p->out_dtype;
-    const uint32_t xo = cvta_to_shared_u32(smem_bytes + SK_XCH_OFF);
-    const uint32_t xl = xo + SK_XCH_O_BYTES;
-    const int items = BLOCK_M * SK_XCH_ROW_CHUNKS, ranks = prm->num_splits;
-    const int per = (items + ranks - 1) / ranks, lo = (int)cluster_ctarank() * per;
-    const int hi = min(items, lo + per);
-    for (int it = lo + tid; it < hi; it += NUM_THREADS) {
-        const int row = it / SK_XCH_ROW_CHUNKS;
-        if (c->m0 + row < c->m_rows) sk_cluster_merge_item(&out, ranks, xo, xl, row, it % SK_XCH_ROW_CHUNKS);
-    }
-    barrier_cluster_sync_relaxed(); /* no CTA leaves while another may still read its stage */
-}
-
 static __device__ __forceinline__ void sk_merge_epilogue(const sm80_fwd_params *prm, const fwd_ctx *c,
                                                          const float O[M_SLABS][O_FRAGS][4],
                                                          const float m[ROWS_PER_THREAD], const float l[ROWS_PER_THREAD],
@@ -357,28 +257,19 @@ static __device__ __forceinline__ void sk_merge_epilogue(const sm80_fwd_params *
     const int col0 = kg * SK_OQ * MMA_N; /* this warp's first O column */
 
     if (prm->num_splits > 1) {
-        /* this split's rows, divided by their sums: to the workspace for the combine grid, or (one
-           store path for both, generic addresses) to this CTA's stage for the cluster merge */
-        const int cluster = prm->cluster_combine;
-        float *stage = (float *)(smem_bytes + SK_XCH_OFF);
 #pragma unroll
         for (int k = 0; k < ROWS_PER_THREAD; ++k) {
             const fwd_row ri = row_info(prm, c, rg, lane, k);
             if (!ri.valid) continue;
-            const int row = acc_row(rg, lane, k);
             int64_t grow = (p->q_varlen ? (int64_t)c->q_off : (int64_t)c->bi * p->s_q) + ri.i;
-            float *dst = cluster ? stage + row * SK_XCH_ROW_FLOATS + col0
-                                 : prm->ws_o + (((int64_t)c->split * p->total_q + grow) * p->h_q + ri.h) * D + col0;
+            float *dst = prm->ws_o + (((int64_t)c->split * p->total_q + grow) * p->h_q + ri.h) * D + col0;
 #pragma unroll
             for (int q = 0; q < SK_OQ; ++q) {
                 float2 v = make_float2(Of[k >> 1][q][2 * (k & 1)] * inv[k], Of[k >> 1][q][2 * (k & 1) + 1] * inv[k]);
                 *(float2 *)(dst + q * MMA_N + 2 * t) = v;
             }
-            if (t == 0 && kg == 0)
-                *(cluster ? stage + BLOCK_M * SK_XCH_ROW_FLOATS + row
-                          : prm->ws_lse + ((int64_t)c->split * p->h_q + ri.h) * p->total_q + grow) = lse[k];
+            if (t == 0 && kg == 0) prm->ws_lse[((int64_t)c->split * p->h_q + ri.h) * p->total_q + grow] = lse[k];
         }
-        if (cluster) sk_cluster_combine(prm, c, smem_bytes, tid);
         return;
     }
 

@@ -18,11 +18,6 @@
 #define SM80_NUM_WARPS 4
 #define SM80_NUM_THREADS (SM80_NUM_WARPS * 32)
 #define SM80_MAX_SPLITS 64  /* split-KV upper bound (combine kernel: one LSE per lane, two rounds) */
-/* Split-key tiles of 2..SM80_CLUSTER_MAX_SPLITS key splits (sm_90+) can launch each tile's splits as
-   one thread-block cluster and merge them through distributed shared memory (fwd_splitk.cuh
-   sk_cluster_combine): no workspace, no combine grid (host switch: sm80_launch.cu
-   sm80_cluster_combine, off until measured). Clusters of up to 8 CTAs are portable. */
-#define SM80_CLUSTER_MAX_SPLITS 4
 
 typedef struct sm80_fwd_params {
     flashc_problem p;
@@ -31,8 +26,6 @@ typedef struct sm80_fwd_params {
     int32_t group;          /* h_q / h_kv */
     int32_t pack_gqa;       /* 1: a CTA holds the `group` query heads of one KV head (rows = s_q x group) */
     int32_t num_splits;     /* > 1: keys split across CTAs, partials to workspace, then combine */
-    int32_t cluster_combine;/* split-key tiles, 2..SM80_CLUSTER_MAX_SPLITS splits: the splits of a tile are
-                               one cluster (z-consecutive CTAs) and merge in the kernel; ws_* unused */
     int32_t transform;      /* 1: softcap, bias or ALiBi present (scores turned into log2 units first) */
     uint32_t page_div_mul;  /* paged: j / page_size = umulhi(j, mul) >> shift for 0 <= j < 2^31 */
     uint32_t page_div_shift;/*        (mul 0: page_size 1); see sm80_page_divider() */

@@ -2,8 +2,8 @@
  * sm80 path, host side: the launch.h contract (check / workspace size / forward).
  * Picks the (dtype, head dim, rows per CTA) variant, whether to pack the query heads of a KV head into one tile
  * (GQA packing: K/V are read once per KV head), and how many key splits fill the GPU (split-KV,
- * merged by sm80_combine.cu, or inside a cluster: sm80_cluster_combine). The plan depends only on
- * shapes and the device, so workspace size and forward always agree.
+ * merged by sm80_combine.cu). The plan depends only on shapes and the device, so workspace size
+ * and forward always agree.
  */
 #include <math.h>
 #include <stdint.h>
@@ -37,7 +37,6 @@ typedef struct sm80_plan {
     int pack, group;
     int grid_m, grid_h, splits;
     int split_keys;                 /* a split-key tile (fwd_splitk.cuh) */
-    int cluster_combine;            /* its splits merge in a cluster (sm80_cluster_combine) */
 } sm80_plan;
 
 /* Rows (query rows x packed heads) from which the 128-row tile is used: below, most of it would
@@ -742,24 +741,6 @@ static int sm80_pdl(const flashc_device_info *dev)
     return dev->cc_major >= SM80_PDL_MIN_CC_MAJOR && !(e && atoi(e) == 0);
 }
 
-/* Split-key tiles with 2..SM80_CLUSTER_MAX_SPLITS key splits can merge them inside the kernel: each
-   tile's splits run as one thread-block cluster and combine through distributed shared memory
-   (fwd_splitk.cuh sk_cluster_combine), so the call needs no workspace and no combine grid, whose run
-   after the forward's last CTA was 4-5 us (Nsight Compute, H200, b 8 h 64/8 4k decode, 2 splits:
-   bf16 36 + 4.1 us, fp8 21.3 + 4.2 us). More splits keep the combine grid: a cluster of more CTAs
-   than an SM group holds at once would leave SMs idle. Clusters need sm_90.
-   Off until measured: the session that built it passed the GPU suite with it on (every split-key
-   decode case of 2-4 splits took it) but its A/B recorded nothing. Dev/test hook (not API), read on
-   every call: FLASHC_SM80_CLUSTER=1 takes it. */
-#define SM80_CLUSTER_MIN_CC_MAJOR 9
-static int sm80_cluster_combine(const flashc_device_info *dev, const sm80_plan *pl)
-{
-    const char *e = getenv("FLASHC_SM80_CLUSTER");
-    if (!(e && atoi(e) > 0)) return 0;
-    return pl->split_keys && pl->splits > 1 && pl->splits <= SM80_CLUSTER_MAX_SPLITS &&
-           dev->cc_major >= SM80_CLUSTER_MIN_CC_MAJOR;
-}
-
 /* Returns 0 if no variant fits (head dim or shared memory). */
 /* Dev/test hook (not API): FLASHC_SM80_SMEM_OPTIN=BYTES plans as if the device's shared-memory
    opt-in were at most BYTES (e.g. 101376: sm_86/89's 99 KB), so the H200 runs and tests the
@@ -784,7 +765,6 @@ static int make_plan(const flashc_problem *p, const flashc_device_info *dev_in, 
     pl->grid_m = (int)((rows + pl->block_m - 1) / pl->block_m);
     pl->grid_h = pl->pack ? p->h_kv : p->h_q;
     pl->splits = choose_splits(p, dev, pl);
-    pl->cluster_combine = sm80_cluster_combine(dev, pl);
     return 1;
 }
 
@@ -862,7 +842,7 @@ extern "C" flashc_status flashc_sm80_check(const flashc_problem *p, const flashc
 extern "C" size_t flashc_sm80_workspace_size(const flashc_problem *p, const flashc_device_info *dev)
 {
     sm80_plan pl;
-    if (!make_plan(p, dev, &pl) || pl.splits <= 1 || pl.cluster_combine) return 0;
+    if (!make_plan(p, dev, &pl) || pl.splits <= 1) return 0;
     return ws_o_bytes(p, pl.splits) + ws_lse_bytes(p, pl.splits);
 }
 
@@ -881,7 +861,6 @@ extern "C" flashc_status flashc_sm80_forward(const flashc_problem *p, const flas
     prm.group = pl.group;
     prm.pack_gqa = pl.pack;
     prm.num_splits = pl.splits;
-    prm.cluster_combine = pl.cluster_combine;
     prm.transform = p->softcap != 0.f || p->bias != NULL || p->alibi != NULL;
     sm80_page_divider(p->kv_layout == FLASHC_KV_PAGED ? p->page_size : 1, &prm.page_div_mul, &prm.page_div_shift);
     prm.page_block_keys = 0;
@@ -892,8 +871,7 @@ extern "C" flashc_status flashc_sm80_forward(const flashc_problem *p, const flas
     prm.lpt_tail_pairs = sm80_lpt_tail_pairs(p, dev, &pl);
     prm.ws_o = NULL;
     prm.ws_lse = NULL;
-    const int combine_grid = pl.splits > 1 && !pl.cluster_combine;
-    if (combine_grid) {
+    if (pl.splits > 1) {
         size_t need = ws_o_bytes(p, pl.splits) + ws_lse_bytes(p, pl.splits);
         if (!workspace || workspace_bytes < need)
             return flashc_error(FLASHC_STATUS_WORKSPACE_TOO_SMALL, "sm80: split-KV needs %zu bytes of workspace",
@@ -905,7 +883,7 @@ extern "C" flashc_status flashc_sm80_forward(const flashc_problem *p, const flas
     if (e != cudaSuccess)
         return flashc_error(FLASHC_STATUS_CUDA_ERROR, "sm80: forward kernel launch failed: %s",
                             cudaGetErrorString(e));
-    if (combine_grid) {
+    if (pl.splits > 1) {
         e = flashc_sm80_combine(&prm, sm80_pdl(dev), (cudaStream_t)stream);
         if (e != cudaSuccess)
             return flashc_error(FLASHC_STATUS_CUDA_ERROR, "sm80: combine kernel launch failed: %s",

@@ -1290,16 +1290,13 @@ static void sm80_sk_page_cases(void)
         }
 }
 
-/* Key splits merged inside a cluster (sm_90: split-key tiles with 2..SM80_CLUSTER_MAX_SPLITS splits,
-   sm80_launch.cu sm80_cluster_combine; fwd_splitk.cuh sk_cluster_combine). FLASHC_SM80_SPLITS forces
-   2, 3 and 4 splits (the default rule takes the combine grid for these small batches) on every
-   split-key route: the lean loader (_sk_f, with an empty sequence, determinism and graph capture),
-   the general loader on varlen K/V, whole pages (_sk_wp), page-sub pages (16-bit _sk_pg, 8-bit
-   _sk_pg16), 8-bit tiles of 16 and 32 rows; splits whose share of key blocks is empty (a short
-   sequence), causal, window, every score transform, LSE and f16 output, all with the merge switched
-   on (FLASHC_SM80_CLUSTER=1; off by default until measured). Then 5 splits (past the cluster
-   bound: the combine grid) and 3 with the switch off on the first shape. */
-static void sm80_cluster_cases(void)
+/* Forced key splits (FLASHC_SM80_SPLITS: 2, 3, 4 and 5; the default rule keeps one or two for these
+   small batches) through the workspace and the combine grid, on every split-key route: the lean
+   loader (_sk_f, with an empty sequence, determinism and graph capture), the general loader on
+   varlen K/V, whole pages (_sk_wp), page-sub pages (16-bit _sk_pg, 8-bit _sk_pg16), 8-bit tiles of
+   16 and 32 rows; splits whose share of key blocks is empty (a short sequence), causal, window,
+   every score transform, LSE and f16 output. */
+static void sm80_forced_split_cases(void)
 {
     tcase c;
     char what[96];
@@ -1309,40 +1306,35 @@ static void sm80_cluster_cases(void)
             const int is8 = is_8bit(dt);
             const int g = is8 ? 4 : 8; /* query heads per KV head: 16-bit rows 8 s_q, 8-bit 4 s_q */
             if (g_quick && d != 128) continue;
-            setenv("FLASHC_SM80_CLUSTER", "1", 1);
             setenv("FLASHC_SM80_SPLITS", "2", 1);
             c = base_case(dt, d); c.b = 3; c.sq = is8 ? 1 : 3; c.sk = 2064; c.hkv = 2; c.hq = 2 * g; c.seqused = 1;
             c.extra = 1;
             { int lk[3] = {2064, 0, 1040}; memcpy(c.seqlens_k, lk, sizeof lk); }
-            named(&c, "decode cluster 2 splits seqused empty"); run_case(c);
+            named(&c, "decode forced 2 splits seqused empty"); run_case(c);
             const tcase first = c;
             c = base_case(dt, d); c.b = 2; c.sq = 4; c.sk = 999; c.hkv = 2; c.hq = 2 * g; c.causal = 1; c.wl = 200;
             c.out_dt = FLASHC_DTYPE_F16;
-            named(&c, "decode cluster 2 splits causal window f16 out"); run_case(c);
+            named(&c, "decode forced 2 splits causal window f16 out"); run_case(c);
             setenv("FLASHC_SM80_SPLITS", "3", 1);
             c = base_case(dt, d); c.b = 3; c.kv = KV_VARLEN; c.sq = 2; c.hkv = 2; c.hq = 2 * g; c.softcap = 6.0f;
             c.alibi = ALIBI_BH; c.bias = BIAS_FULL;
             { int lk[3] = {1501, 77, 2093}; memcpy(c.seqlens_k, lk, sizeof lk); }
-            named(&c, "decode cluster 3 splits varlen softcap alibi bias"); run_case(c);
+            named(&c, "decode forced 3 splits varlen softcap alibi bias"); run_case(c);
             c = base_case(dt, d); c.b = 3; c.kv = KV_PAGED; c.page_size = is8 || d == 64 ? 128 : 64; c.sq = 1;
             c.hkv = 2; c.hq = 2 * g; c.causal = 1;
             { int lk[3] = {1500, 3, 2101}; memcpy(c.seqlens_k, lk, sizeof lk); }
-            named(&c, "decode cluster 3 splits whole pages"); run_case(c);
+            named(&c, "decode forced 3 splits whole pages"); run_case(c);
             setenv("FLASHC_SM80_SPLITS", "4", 1);
             c = base_case(dt, d); c.b = 3; c.kv = KV_PAGED; c.page_size = 16; c.sq = 4; c.hkv = 2; c.hq = 2 * g;
             c.wl = 700; c.lse = 1;
             { int lk[3] = {1501, 3, 2093}; memcpy(c.seqlens_k, lk, sizeof lk); }
-            snprintf(what, sizeof what, "decode cluster 4 splits paged ps16 %d rows window", 4 * g);
+            snprintf(what, sizeof what, "decode forced 4 splits paged ps16 %d rows window", 4 * g);
             named(&c, what); run_case(c);
             c = base_case(dt, d); c.b = 2; c.sq = is8 ? 8 : 4; c.sk = 3000; c.hkv = 1; c.hq = g; c.causal = 1;
-            snprintf(what, sizeof what, "decode cluster 4 splits %d rows causal", c.sq * g);
+            snprintf(what, sizeof what, "decode forced 4 splits %d rows causal", c.sq * g);
             named(&c, what); run_case(c);
             setenv("FLASHC_SM80_SPLITS", "5", 1);
-            c = first; c.extra = 0; named(&c, "decode cluster 5 splits (combine grid)"); run_case(c);
-            setenv("FLASHC_SM80_SPLITS", "3", 1);
-            setenv("FLASHC_SM80_CLUSTER", "0", 1);
-            c = first; c.extra = 0; named(&c, "decode cluster off 3 splits"); run_case(c);
-            unsetenv("FLASHC_SM80_CLUSTER");
+            c = first; c.extra = 0; named(&c, "decode forced 5 splits seqused empty"); run_case(c);
             unsetenv("FLASHC_SM80_SPLITS");
         }
 }
@@ -1439,7 +1431,7 @@ int main(int argc, char **argv)
     sm80_sk_fast_cases();
     sm80_wave_split_cases();
     sm80_sk_page_cases();
-    sm80_cluster_cases();
+    sm80_forced_split_cases();
     sm80_lpt_cases();
     /* outside the support matrix: a backend may refuse (skipped), but must not misbehave */
     for (int k = 0; k < 2; ++k) {
