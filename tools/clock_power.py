@@ -85,6 +85,9 @@ def main():
     ap.add_argument("--flush", default="none,write", help="none and/or write (a 256 MB memset per launch)")
     ap.add_argument("--secs", type=float, default=2.5, help="timed seconds per kernel")
     args = ap.parse_args()
+    modes = args.flush.split(",")
+    if any(m not in ("none", "write") for m in modes):
+        ap.error("--flush takes none and/or write, got %r" % args.flush)
     torch.manual_seed(0)
     flush_buf = torch.empty(FLUSH_BYTES, dtype=torch.uint8, device="cuda")
     for d in (int(x) for x in args.dims.split(",")):
@@ -101,7 +104,7 @@ def main():
                 with sdpa_kernel([SDPBackend.FLASH_ATTENTION]):
                     return F.scaled_dot_product_attention(qt, kt, vt)
 
-            for mode in args.flush.split(","):
+            for mode in modes:
                 flush = flush_buf if mode == "write" else None
                 tag = "d%d s%d%s" % (d, s, " flush" if flush is not None else "")
                 measure("flashc-sm80 " + tag, run_flashc, flops, args.secs, flush)
