@@ -13,13 +13,16 @@
    and optionally (argument "load") first copies 128 KB per CTA (Q + K0 + V0) with cp.async.cg and
    waits for it before the spin. Each launch follows a 256 MB memset (L2 flush), as the benchmark;
    median of REPS event times.
-   Build: nvcc -O3 -gencode=arch=compute_90a,code=sm_90a -o epi_probe tools/epi_probe.cu
+   Build: nvcc -O3 -gencode=arch=compute_90a,code=sm_90a -I kernels -o epi_probe tools/epi_probe.cu
    Usage: epi_probe [spin] [load] */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cuda_runtime.h>
+#include "ptx/cp_async.h" /* the library's PTX wrappers (-I kernels) */
+#include "ptx/fence.h"
+#include "ptx/ldmatrix.h" /* cvta_to_shared_u32 */
 
 #define REPS 15
 #define CTAS 1024
@@ -51,12 +54,13 @@ __global__ void __launch_bounds__(THREADS, 1) probe(uint8_t *o, const uint8_t *i
 {
     extern __shared__ __align__(128) uint8_t smem[];
     const int tid = threadIdx.x;
-    const uint32_t s_base = (uint32_t)__cvta_generic_to_shared(smem);
+    const uint32_t s_base = cvta_to_shared_u32(smem);
     if (load) {
         const uint8_t *src = in + (int64_t)blockIdx.x * LOAD_BYTES;
         for (int i = tid * 16; i < LOAD_BYTES; i += THREADS * 16)
-            asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(s_base + i), "l"(src + i));
-        asm volatile("cp.async.commit_group;\ncp.async.wait_group 0;\n" ::: "memory");
+            cp_async_cg_shared_global_16(s_base + i, src + i, 16);
+        cp_async_commit_group();
+        CP_ASYNC_WAIT_GROUP(0);
         __syncthreads();
     }
     float x = 1.0f + tid * 1e-7f, y = 0.999f;
@@ -86,7 +90,7 @@ __global__ void __launch_bounds__(THREADS, 1) probe(uint8_t *o, const uint8_t *i
         }
         return;
     }
-    asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+    fence_proxy_async_shared_cta();
     __syncthreads();
     if (tid < ROWS) {
         asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;\n" ::"l"(dst + (int64_t)tid *

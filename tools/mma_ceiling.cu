@@ -12,12 +12,20 @@
      pv        the P.V step per warp: 2 ldmatrix.x4.trans (B) -> 4 HMMA (A in registers)
      f2fp      cvt.rn.f16x2.e4m3x2 (F2FP.F16.E4M3.UNPACK_B), 8 independent chains per thread
      ex2       ex2.approx.ftz.f32, 8 independent chains per thread
-   Build: nvcc -O3 -gencode=arch=compute_90a,code=sm_90a -o mma_ceiling tools/mma_ceiling.cu
+   Build: nvcc -O3 -gencode=arch=compute_90a,code=sm_90a -I kernels -o mma_ceiling tools/mma_ceiling.cu
    Usage: mma_ceiling [warps]   (default 8; the d256 tile runs 8, FA2's two CTAs 2 x 4) */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <cuda_runtime.h>
+#include "ptx/mma.h"      /* the library's PTX wrappers (-I kernels) */
+#include "ptx/ldmatrix.h"
+#include "ptx/cvt.h"
+#include "ptx/ex2.h"
+
+#define mma_bf16 mma_m16n8k16_row_col_f32_bf16_bf16_f32
+#define ldsm_x4 ldmatrix_sync_aligned_m8n8_x4_shared_b16
+#define ldsm_x4_t ldmatrix_sync_aligned_m8n8_x4_trans_shared_b16
 
 #define ITERS 4096
 #define CHECK(x)                                                                                   \
@@ -29,28 +37,6 @@
         }                                                                                          \
     } while (0)
 #define SMEM_BYTES (32 * 1024) /* ldmatrix source: 64 rows of 512 B, XOR-swizzled 16 B chunks */
-
-static __device__ __forceinline__ void mma_bf16(float d[4], const uint32_t a[4], uint32_t b0, uint32_t b1)
-{
-    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
-                 "{%0,%1,%2,%3};\n"
-                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
-}
-
-static __device__ __forceinline__ void ldsm_x4(uint32_t r[4], uint32_t addr)
-{
-    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
-                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
-                 : "r"(addr));
-}
-
-static __device__ __forceinline__ void ldsm_x4_t(uint32_t r[4], uint32_t addr)
-{
-    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\n"
-                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
-                 : "r"(addr));
-}
 
 /* lane's row address for the 16-byte chunk `chunk` of a 64 x 512 B tile (rows = lane % 8 + 8 * (lane
    / 8) ... within 8-row atoms, chunk XOR row: every 8 lanes of one matrix hit 8 distinct banks groups) */
@@ -88,7 +74,7 @@ __global__ void ldsm_kernel(result *out, int iters)
 {
     extern __shared__ __align__(128) uint8_t smem[];
     for (int i = threadIdx.x; i < SMEM_BYTES / 4; i += blockDim.x) ((uint32_t *)smem)[i] = i * 2654435761u;
-    const uint32_t base = (uint32_t)__cvta_generic_to_shared(smem);
+    const uint32_t base = cvta_to_shared_u32(smem);
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     uint32_t x = 0;
     __syncthreads();
@@ -113,7 +99,7 @@ __global__ void qk_kernel(result *out, int iters)
 {
     extern __shared__ __align__(128) uint8_t smem[];
     for (int i = threadIdx.x; i < SMEM_BYTES / 4; i += blockDim.x) ((uint32_t *)smem)[i] = (i * 2654435761u) & 0x3f803f80u;
-    const uint32_t base = (uint32_t)__cvta_generic_to_shared(smem);
+    const uint32_t base = cvta_to_shared_u32(smem);
     const int lane = threadIdx.x & 31;
     float acc[8][4] = {};
     __syncthreads();
@@ -147,7 +133,7 @@ __global__ void pv_kernel(result *out, int iters)
 {
     extern __shared__ __align__(128) uint8_t smem[];
     for (int i = threadIdx.x; i < SMEM_BYTES / 4; i += blockDim.x) ((uint32_t *)smem)[i] = (i * 2654435761u) & 0x3f803f80u;
-    const uint32_t base = (uint32_t)__cvta_generic_to_shared(smem);
+    const uint32_t base = cvta_to_shared_u32(smem);
     const int lane = threadIdx.x & 31;
     float acc[32][4] = {};
     uint32_t p[4] = {0x3f803f80u ^ lane, 0x3f803f80u, 0x3f003f00u, 0x3e803e80u};
@@ -185,11 +171,7 @@ __global__ void f2fp_kernel(result *out, int iters)
     for (int i = 0; i < iters; ++i) {
 #pragma unroll
         for (int j = 0; j < 8; ++j) {
-            uint32_t y;
-            asm volatile("{\n .reg .b16 lo;\n mov.b32 {lo, _}, %1;\n cvt.rn.f16x2.e4m3x2 %0, lo;\n}\n"
-                         : "=r"(y)
-                         : "r"(x[j]));
-            x[j] ^= y;
+            x[j] ^= cvt_rn_f16x2_e4m3x2(x[j], 0);
         }
     }
     __syncthreads();
@@ -210,7 +192,7 @@ __global__ void ex2_kernel(result *out, int iters)
     const long long t0 = clock64();
     for (int i = 0; i < iters; ++i) {
 #pragma unroll
-        for (int j = 0; j < 8; ++j) asm volatile("ex2.approx.ftz.f32 %0, %0;\n" : "+f"(x[j]));
+        for (int j = 0; j < 8; ++j) x[j] = ex2_approx_ftz_f32(x[j]);
     }
     __syncthreads();
     const long long t1 = clock64();
