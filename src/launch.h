@@ -34,6 +34,10 @@ size_t flashc_sm80_workspace_size(const flashc_problem *p, const flashc_device_i
 flashc_status flashc_sm80_forward(const flashc_problem *p, const flashc_device_info *dev,
                                   void *workspace, size_t workspace_bytes,
                                   struct CUstream_st *stream);
+/* Successful launches of each sm80 kernel variant since the library loaded, for the library's own
+   route-coverage checks (tests/gpu/test_gpu.c); not part of the ABI. Returns the number of variants;
+   for 0 <= i < that number fills *name (the launcher's symbol) and *launches where not NULL. */
+int flashc_sm80_variant_launches(int i, const char **name, unsigned long long *launches);
 
 flashc_status flashc_sm90_check(const flashc_problem *p, const flashc_device_info *dev);
 size_t flashc_sm90_workspace_size(const flashc_problem *p, const flashc_device_info *dev);

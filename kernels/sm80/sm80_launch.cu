@@ -32,6 +32,7 @@ typedef cudaError_t (*sm80_fwd_fn)(const sm80_fwd_params *, int, int, int, cudaS
 
 typedef struct sm80_plan {
     sm80_fwd_fn fn;
+    int variant;                    /* its index in k_variants */
     int block_m, block_n, smem;
     int page_sub_shift;             /* a page-sub variant (FWD_PAGE_SUB): log2(page_size); else 0 */
     int pack, group;
@@ -67,6 +68,7 @@ typedef struct sm80_variant {
     sm80_fwd_fn fn;
     int (*smem)(void);
     int (*block_n)(void);
+    const char *name; /* the launcher's symbol, for the launch counts (flashc_sm80_variant_launches) */
 } sm80_variant;
 
 #define SM80_KIND_PLAIN 0
@@ -87,7 +89,8 @@ typedef struct sm80_variant {
 #define SM80_KIND_SPLIT_KEYS_WHOLE_PAGES 15 /* their whole-page twins (_sk_wp), see sm80_sk_wp_ok */
 #define SM80_KIND_8BIT_FAST_KV 16       /* lean-loader twins (_f) of 8-bit 128-row tiles, see sm80_8bit_fast_ok */
 #define SM80_KIND_8BIT_LEAN_MASK_FAST_KV 17 /* their lean-mask twins (_lm_f), see sm80_8bit_lean_mask */
-#define SM80_VARIANT_NAMED(dtype, dd, mm, kind, name) {dtype, dd, mm, kind, name, name##_smem_bytes, name##_block_n}
+#define SM80_VARIANT_NAMED(dtype, dd, mm, kind, name) \
+    {dtype, dd, mm, kind, name, name##_smem_bytes, name##_block_n, #name}
 #define SM80_VARIANT(dtype, dt, dd, mm) SM80_VARIANT_NAMED(dtype, dd, mm, SM80_KIND_PLAIN, flashc_sm80_fwd_##dt##_d##dd##_m##mm)
 #define SM80_VARIANT_N(dtype, dt, dd, mm, nn) \
     SM80_VARIANT_NAMED(dtype, dd, mm, SM80_KIND_PLAIN, flashc_sm80_fwd_##dt##_d##dd##_m##mm##_n##nn)
@@ -172,9 +175,8 @@ typedef struct sm80_variant {
    (fast_kv_ok below): the general K/V loader, never run there, cost the schedule of the whole
    kernel 0.7-4 % (H200 bf16, docs/sm80.md prefill80c). Paged or unequal-stride prefill keeps the
    general tiles (_lm for causal / windowed). */
-#define SM80_VARIANT_F(dtype, dd, mm, name) {dtype, dd, mm, SM80_KIND_FAST_KV, name, name##_smem_bytes, name##_block_n}
-#define SM80_VARIANT_LM_F(dtype, dd, mm, name) \
-    {dtype, dd, mm, SM80_KIND_LEAN_MASK_FAST_KV, name, name##_smem_bytes, name##_block_n}
+#define SM80_VARIANT_F(dtype, dd, mm, name) SM80_VARIANT_NAMED(dtype, dd, mm, SM80_KIND_FAST_KV, name)
+#define SM80_VARIANT_LM_F(dtype, dd, mm, name) SM80_VARIANT_NAMED(dtype, dd, mm, SM80_KIND_LEAN_MASK_FAST_KV, name)
 #define SM80_VARIANT_SK(dtype, dt, dd, mm) \
     SM80_VARIANT_NAMED(dtype, dd, mm, SM80_KIND_SPLIT_KEYS, flashc_sm80_fwd_##dt##_d##dd##_m##mm##_sk)
 /* Lean-loader twins of the split-key tiles (FWD_SK_FAST, _sk_f), listed before each: see sm80_sk_fast_ok */
@@ -320,6 +322,19 @@ static const sm80_variant k_variants[] = {
 #endif
 };
 #define SM80_NUM_VARIANTS ((int)(sizeof k_variants / sizeof k_variants[0]))
+
+/* Successful launches per variant since the library loaded: the tests' route coverage (a tile the
+   grid stopped reaching, as the 8-bit 32-row tiles did for four sessions, shows up as zero). */
+static unsigned long long k_variant_launches[SM80_NUM_VARIANTS];
+
+extern "C" int flashc_sm80_variant_launches(int i, const char **name, unsigned long long *launches)
+{
+    if (i >= 0 && i < SM80_NUM_VARIANTS) {
+        if (name) *name = k_variants[i].name;
+        if (launches) *launches = __atomic_load_n(&k_variant_launches[i], __ATOMIC_RELAXED);
+    }
+    return SM80_NUM_VARIANTS;
+}
 
 /* Page-sub variants: paged KV whose pages of 2^k keys split a key block into whole pages, stored as
    page_size rows each (page stride = page_size x row stride, for K and for V unless V^T), so key
@@ -593,6 +608,7 @@ static int pick_variant(const flashc_problem *p, const flashc_device_info *dev, 
                         SM80_DEEP_CTAS_PER_SM * v->smem() > dev->max_smem_optin))
             continue;
         pl->fn = v->fn;
+        pl->variant = i;
         pl->page_sub_shift = pg ? sub : 0;
         pl->block_m = v->block_m;
         pl->block_n = v->block_n();
@@ -883,6 +899,7 @@ extern "C" flashc_status flashc_sm80_forward(const flashc_problem *p, const flas
     if (e != cudaSuccess)
         return flashc_error(FLASHC_STATUS_CUDA_ERROR, "sm80: forward kernel launch failed: %s",
                             cudaGetErrorString(e));
+    __atomic_fetch_add(&k_variant_launches[pl.variant], 1ULL, __ATOMIC_RELAXED);
     if (pl.splits > 1) {
         e = flashc_sm80_combine(&prm, sm80_pdl(dev), (cudaStream_t)stream);
         if (e != cudaSuccess)

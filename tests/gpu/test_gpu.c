@@ -20,6 +20,7 @@
 #include <cuda_runtime.h>
 
 #include "flashc.h"
+#include "launch.h" /* flashc_sm80_variant_launches: route coverage (static link; not ABI) */
 #include "test_util.h"
 
 /* ---- Tolerances ---------------------------------------------------------------------------
@@ -56,6 +57,8 @@ static const char *g_filter = NULL;
 static int g_setup_fail = 0; /* failures outside a (case, backend) pair */
 static tu_rng g_rng;
 static int g_cc = 0; /* device compute capability, e.g. 90 */
+static int g_sms = 0; /* device SM count */
+static int g_cases_run = 0; /* cases past the filter */
 /* 8-bit kernel error against the exact answer on the quantized inputs (P quantisation + f32
    accumulation alone; the input quantisation is the baseline): count, sum, max per dtype */
 enum { K8_E4M3, K8_INT8, K8_COUNT };
@@ -665,6 +668,7 @@ done:
 static void run_case(tcase tc)
 {
     if (g_filter && !strstr(tc.name, g_filter)) return;
+    ++g_cases_run;
     if (tc.b < 1 || tc.b > MAX_B) { /* the per-sequence arrays hold MAX_B entries */
         printf("FAIL %s: b = %d outside the harness's 1..%d (MAX_B)\n", tc.name, tc.b, MAX_B);
         ++g_setup_fail;
@@ -762,6 +766,72 @@ static void named(tcase *c, const char *what)
    route: 16-row CTAs at these sizes) and sm80_8bit_sk32_cases (the 32-row tiles forced); tag names
    the route in the case names. Tails, split and unsplit keys, seqused_k, causal, window, softcap,
    ALiBi, bias, LSE, f16 output, whole-block pages of 256 keys. */
+/* ---- Route coverage: which sm80 kernels the cases reached (the library's launch counts) ------
+   A section that forces a route through a dev hook checks that its kernels ran: the 8-bit 32-row
+   split-key cases sent bf16 / f16 through the 16-bit tiles for four sessions, passing, until a
+   stray edit was found by eye. Checked only on the plan the sections are written for (sm_90 or
+   later, the full shared-memory opt-in: no FLASHC_SM80_SMEM_OPTIN) and when the section's cases ran
+   on the sm80 backend. main() lists the variants no case reached. */
+#define MAX_SM80_VARIANTS 1024
+typedef struct route_mark {
+    unsigned long long launches[MAX_SM80_VARIANTS];
+    int cases_run;
+} route_mark;
+
+static int sm80_variant_count(void)
+{
+    const int n = flashc_sm80_variant_launches(-1, NULL, NULL);
+    return n < MAX_SM80_VARIANTS ? n : MAX_SM80_VARIANTS;
+}
+
+static void route_mark_set(route_mark *m)
+{
+    memset(m, 0, sizeof *m);
+    for (int i = 0; i < sm80_variant_count(); ++i) flashc_sm80_variant_launches(i, NULL, &m->launches[i]);
+    m->cases_run = g_cases_run;
+}
+
+/* Some sm80 variant whose symbol contains `tile` launched since *m (a failure if not). */
+static void expect_route(const route_mark *m, const char *section, const char *tile)
+{
+    if (!g_be_enabled[BE_SM80] || g_cc < 90 || getenv("FLASHC_SM80_SMEM_OPTIN") || g_cases_run == m->cases_run)
+        return;
+    unsigned long long n = 0;
+    for (int i = 0; i < sm80_variant_count(); ++i) {
+        const char *name = NULL;
+        unsigned long long now = 0;
+        flashc_sm80_variant_launches(i, &name, &now);
+        if (name && strstr(name, tile)) n += now - m->launches[i];
+    }
+    if (n == 0) {
+        printf("FAIL %s: no case reached an sm80 kernel matching \"%s\"\n", section, tile);
+        ++g_setup_fail;
+    }
+}
+
+/* The variants no case launched in this process (a report: which ones a run can reach depends on
+   the opt-in and the filter). */
+static void report_unreached_routes(void)
+{
+    int n = 0, unreached = 0;
+    if (!g_be_enabled[BE_SM80]) return;
+    n = sm80_variant_count();
+    for (int i = 0; i < n; ++i) {
+        unsigned long long c = 0;
+        flashc_sm80_variant_launches(i, NULL, &c);
+        unreached += c == 0;
+    }
+    printf("sm80 route coverage: %d of %d kernel variants launched%s", n - unreached, n, unreached ? "; never:" : "\n");
+    for (int i = 0; i < n && unreached; ++i) {
+        const char *name = NULL;
+        unsigned long long c = 0;
+        flashc_sm80_variant_launches(i, &name, &c);
+        const char *prefix = "flashc_sm80_fwd_";
+        if (c == 0) printf(" %s", !name ? "?" : strncmp(name, prefix, strlen(prefix)) ? name : name + strlen(prefix));
+    }
+    if (unreached) printf("\n");
+}
+
 static void splitk8_row_cases(flashc_dtype dt, int d, const char *tag)
 {
     tcase c;
@@ -1124,10 +1194,12 @@ static void sm80_8bit_sk32_cases(void)
     const flashc_dtype dts[2] = {FLASHC_DTYPE_FP8_E4M3, FLASHC_DTYPE_INT8};
     const int dims[2] = {64, 128};
     tcase c;
+    route_mark mark;
+    route_mark_set(&mark);
     setenv("FLASHC_SM80_SK32", "1", 1);
     for (int t = 0; t < 2; ++t)
         for (int k = 0; k < 2; ++k) {
-            const flashc_dtype dt = ALL_DTYPES[t];
+            const flashc_dtype dt = dts[t];
             const int d = dims[k];
             splitk8_row_cases(dt, d, "sk32");
             c = base_case(dt, d); c.b = 3; c.sq = 4; c.hkv = 2; c.hq = 16; c.kv = KV_PAGED; c.page_size = 512;
@@ -1160,6 +1232,8 @@ static void sm80_8bit_sk32_cases(void)
             }
         }
     unsetenv("FLASHC_SM80_SK32");
+    static const char *tiles[4] = {"e4m3_d64_m32_sk", "e4m3_d128_m32_sk", "int8_d64_m32_sk", "int8_d128_m32_sk"};
+    for (int k = 0; k < 4; ++k) expect_route(&mark, "8-bit sk32 cases", tiles[k]);
 }
 
 /* Split-key grids of more CTAs than the SMs hold at once with a mostly empty last wave (sm80_launch.cu
@@ -1174,6 +1248,39 @@ static void sm80_wave_split_cases(void)
     c = base_case(FLASHC_DTYPE_FP8_E4M3, 128);
     c.b = MAX_B; c.hq = 160; c.hkv = 40; c.sq = 1; c.sk = 1056;
     named(&c, "decode wave-split fp8"); run_case(c);
+}
+
+/* Prefill grids of several waves: every other case launches fewer CTAs than the GPU holds at once,
+   so no SM ever starts a CTA after another has left, and a tile whose end leaves shared memory (or
+   anything else) in use past its exit passes them. Session 30 met one: the d256 8-warp tile with
+   its output rows stored by cp.async.bulk passed the d256 cases (400 / 0) and was wrong in 127 of
+   every 128 rows of the benchmark's b 32, h 8, s 512 grid. Here 2 m-blocks x h_q >= 3 CTAs per SM
+   slot (at most two resident per SM), with short key ranges so the CPU reference stays cheap and the
+   CTAs turn over fast: a partly filled last key block (80 keys), odd rows in the second m-block, MHA (the
+   fast-loader `_f` tiles) and, for bf16 d128, causal (`_lm_f`) and GQA. */
+static void multi_wave_cases(void)
+{
+    const flashc_dtype dts[3] = {FLASHC_DTYPE_BF16, FLASHC_DTYPE_FP8_E4M3, FLASHC_DTYPE_INT8};
+    const int dims[3] = {64, 128, 256};
+    const int heads = 3 * (g_sms > 0 ? g_sms : 132); /* 2 m-blocks each: 6 CTAs per SM */
+    tcase c;
+    char what[96];
+    route_mark mark;
+    route_mark_set(&mark);
+    for (int t = 0; t < 3; ++t)
+        for (int k = 0; k < 3; ++k) {
+            if (g_quick && dims[k] != 128) continue;
+            c = base_case(dts[t], dims[k]);
+            c.b = 1; c.sq = 241; c.sk = 80; c.hq = c.hkv = heads; /* 8-bit `_f`: V^T rows of 16-byte multiples */
+            snprintf(what, sizeof what, "multi-wave %d heads", heads);
+            named(&c, what); run_case(c);
+        }
+    c = base_case(FLASHC_DTYPE_BF16, 128);
+    c.b = 1; c.sq = 241; c.sk = 241; c.hq = c.hkv = heads; c.causal = 1;
+    named(&c, "multi-wave causal"); run_case(c);
+    c.causal = 0; c.hkv = heads / 4;
+    named(&c, "multi-wave gqa 4"); run_case(c);
+    if (!g_quick) expect_route(&mark, "multi-wave cases", "bf16_d256_m128_n64_f"); /* the tile session 30 broke */
 }
 
 /* The split-key tiles' lean-loader twins (_sk_f, fwd_splitk.cuh FWD_SK_FAST; sm80_launch.cu
@@ -1407,6 +1514,7 @@ int main(int argc, char **argv)
     if (cudaGetDeviceProperties(&prop, 0) == cudaSuccess)
         printf("device: %s (sm_%d%d, %d SMs)\n", prop.name, prop.major, prop.minor, prop.multiProcessorCount);
     g_cc = prop.major * 10 + prop.minor;
+    g_sms = prop.multiProcessorCount;
     tu_rng_init(&g_rng, tu_seed());
 
     const flashc_dtype dts[2] = {FLASHC_DTYPE_BF16, FLASHC_DTYPE_F16};
@@ -1433,6 +1541,7 @@ int main(int argc, char **argv)
     sm80_sk_page_cases();
     sm80_forced_split_cases();
     sm80_lpt_cases();
+    multi_wave_cases();
     /* outside the support matrix: a backend may refuse (skipped), but must not misbehave */
     for (int k = 0; k < 2; ++k) {
         tcase c = base_case(FLASHC_DTYPE_BF16, k ? 96 : 32);
@@ -1456,6 +1565,7 @@ int main(int argc, char **argv)
             printf("8-bit kernel error (P quantisation + accumulation, rel RMS vs exact attention on the quantized "
                    "inputs), %s: mean %.4f, max %.4f (%s), %d runs\n",
                    k8_name[k], g_k8_sum[k] / g_k8_n[k], g_k8_max[k], g_k8_worst[k], g_k8_n[k]);
+    report_unreached_routes();
     printf("%d passed, %d failed, %d skipped\n", pass, fail, skip);
     if (fail) return 1;
     if (pass == 0 && skip > 0) return 77;
