@@ -329,4 +329,14 @@ FLASHC_API flashc_status flashc_attention_forward(const flashc_attention_params 
     return flashc_sm80_forward(&prob, &dev, workspace, workspace_bytes, stream);
 }
 
+int flashc_sm80_route(const flashc_attention_params *params, const flashc_device_info *dev)
+{
+    flashc_problem prob;
+    clear_error();
+    if (flashc_validate(params, &prob) != FLASHC_STATUS_SUCCESS || flashc_validate_gpu(&prob) != FLASHC_STATUS_SUCCESS ||
+        flashc_sm80_check(&prob, dev) != FLASHC_STATUS_SUCCESS)
+        return -1;
+    return flashc_sm80_plan_variant(&prob, dev);
+}
+
 FLASHC_API void flashc_release_caches(void) { flashc_sm90_release_caches(); }

@@ -38,6 +38,13 @@ flashc_status flashc_sm80_forward(const flashc_problem *p, const flashc_device_i
    route-coverage checks (tests/gpu/test_gpu.c); not part of the ABI. Returns the number of variants;
    for 0 <= i < that number fills *name (the launcher's symbol) and *launches where not NULL. */
 int flashc_sm80_variant_launches(int i, const char **name, unsigned long long *launches);
+/* The sm80 variant (index as above) that *p's call would launch on the device *dev describes, or -1
+   where the sm80 path has no kernel (the error message says why). Pure host logic on a synthetic
+   device, no GPU needed: the CPU test test_routes plans the GPU suite's cases with it. */
+int flashc_sm80_plan_variant(const flashc_problem *p, const flashc_device_info *dev);
+/* The same from public parameters: flashc_validate and flashc_validate_gpu (no pointer checks, no
+   device query), flashc_sm80_check, the plan. Not part of the ABI. */
+int flashc_sm80_route(const flashc_attention_params *params, const flashc_device_info *dev);
 
 flashc_status flashc_sm90_check(const flashc_problem *p, const flashc_device_info *dev);
 size_t flashc_sm90_workspace_size(const flashc_problem *p, const flashc_device_info *dev);

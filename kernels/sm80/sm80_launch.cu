@@ -784,6 +784,14 @@ static int make_plan(const flashc_problem *p, const flashc_device_info *dev_in, 
     return 1;
 }
 
+/* The variant make_plan picks for *p on *dev (its index in k_variants), or -1: the planner alone,
+   for flashc_sm80_route (launch.h). */
+extern "C" int flashc_sm80_plan_variant(const flashc_problem *p, const flashc_device_info *dev)
+{
+    sm80_plan pl;
+    return make_plan(p, dev, &pl) ? pl.variant : -1;
+}
+
 /* Division by the page size as a multiply-high and shift (runtime integer division costs ~20
    instructions per K/V row copy): with l = ceil(log2 d), mul = ceil(2^(31+l) / d) gives
    floor(j / d) = umulhi(j, mul) >> (l - 1) for every j < 2^31. d = 1: mul 0 (quotient j). */

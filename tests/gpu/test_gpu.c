@@ -45,6 +45,13 @@
 #define INT8_MAX_Q 127.0
 
 #define MAX_B 8
+/* test_routes: this file built with TEST_GPU_ROUTES plans the cases instead of running them; the
+   inputs keep their layouts, not their values (the plan reads no data). */
+#ifdef TEST_GPU_ROUTES
+#define ROUTES_ONLY 1
+#else
+#define ROUTES_ONLY 0
+#endif
 #define MAX_DEV_ALLOCS 64
 
 enum { BE_SM80, BE_SM90, BE_AUTO, BE_COUNT };
@@ -248,9 +255,11 @@ static int build_inputs(const tcase *tc, inputs *in, flashc_dtype dt)
             ok |= alloc4(&in->v, dt, 4, b, tc->sk, tc->hkv, d, tc->pad || tc->vpad);
     }
     if (ok) return -1;
-    tu_tensor_fill_normal(&g_rng, &in->q, 0.0, 1.0);
-    tu_tensor_fill_normal(&g_rng, &in->k, 0.0, 1.0);
-    tu_tensor_fill_normal(&g_rng, &in->v, 0.0, 1.0);
+    if (!ROUTES_ONLY) {
+        tu_tensor_fill_normal(&g_rng, &in->q, 0.0, 1.0);
+        tu_tensor_fill_normal(&g_rng, &in->k, 0.0, 1.0);
+        tu_tensor_fill_normal(&g_rng, &in->v, 0.0, 1.0);
+    }
     if (tc->bias != BIAS_NONE) {
         int64_t shape[4] = {b, tc->hq, in->sq, in->sk};
         int64_t stride[4] = {(int64_t)tc->hq * in->sq * in->sk, (int64_t)in->sq * in->sk, in->sk, 1};
@@ -277,6 +286,12 @@ static int build_inputs(const tcase *tc, inputs *in, flashc_dtype dt)
 static int quantize(const tu_tensor *src, tu_tensor *dst, tu_tensor *ds, flashc_dtype dt8, int b, int hkv,
                     int group, int head_dim_index)
 {
+    int64_t dshape[2] = {b, hkv};
+    if (ROUTES_ONLY)
+        return tu_tensor_alloc(ds, FLASHC_DTYPE_F32, 2, dshape, NULL) ||
+                       tu_tensor_alloc(dst, dt8, src->view.ndim, src->view.shape, NULL)
+                   ? -1
+                   : 0;
     int64_t n = tu_numel(&src->view);
     double *x = malloc(sizeof(double) * n);
     if (!x) return -1;
@@ -284,7 +299,6 @@ static int quantize(const tu_tensor *src, tu_tensor *dst, tu_tensor *ds, flashc_
     double amax = 0;
     for (int64_t i = 0; i < n; ++i) amax = fabs(x[i]) > amax ? fabs(x[i]) : amax;
     double qmax = dt8 == FLASHC_DTYPE_INT8 ? INT8_MAX_Q : E4M3_MAX;
-    int64_t dshape[2] = {b, hkv};
     if (tu_tensor_alloc(ds, FLASHC_DTYPE_F32, 2, dshape, NULL) ||
         tu_tensor_alloc(dst, dt8, src->view.ndim, src->view.shape, NULL)) {
         free(x);
@@ -314,6 +328,7 @@ static int transpose_v(const tcase *tc, const inputs *in16, tu_tensor *vt)
     const int h = tc->hkv, d = tc->d;
     int r = varlen ? alloc4(vt, FLASHC_DTYPE_BF16, 3, h, d, seq, 0, 0) : alloc4(vt, FLASHC_DTYPE_BF16, 4, outer, h, d, seq, 0);
     if (r) return -1;
+    if (ROUTES_ONLY) return 0;
     for (int64_t a = 0; a < outer; ++a)
         for (int64_t j = 0; j < seq; ++j)
             for (int hh = 0; hh < h; ++hh)
@@ -664,6 +679,143 @@ done:
     return ok;
 }
 
+/* ---- Route coverage: which sm80 kernels the cases reached (the library's launch counts) ------
+   A section that forces a route through a dev hook checks that its kernels ran: the 8-bit 32-row
+   split-key cases sent bf16 / f16 through the 16-bit tiles for four sessions, passing, until a
+   stray edit was found by eye. Checked only on the plan the sections are written for (sm_90 or
+   later, the full shared-memory opt-in: no FLASHC_SM80_SMEM_OPTIN) and when the section's cases ran
+   on the sm80 backend. main() lists the variants no case reached. */
+#define MAX_SM80_VARIANTS 1024
+/* test_routes (this file built with TEST_GPU_ROUTES, a CPU test): every case planned, not run,
+   for the two sm80 plans the GPU suite runs on the H200: the full opt-in (test_gpu) and 99 KB
+   (test_gpu_sm80_smem99k, as sm_86/89 have). */
+enum { ROUTE_FULL, ROUTE_99K, ROUTE_MODES };
+static const char *ROUTE_MODE_NAME[ROUTE_MODES] = {"227 KB opt-in", "99 KB opt-in"};
+#define H200_SMS 132
+#define H200_SMEM_OPTIN 232448
+#define SM86_SMEM_OPTIN 101376
+#define H200_L2_BYTES 52428800
+static const flashc_device_info ROUTE_DEVICE[ROUTE_MODES] = {
+    {0, 9, 0, H200_SMS, H200_SMEM_OPTIN, H200_L2_BYTES}, {0, 9, 0, H200_SMS, SM86_SMEM_OPTIN, H200_L2_BYTES}};
+static unsigned long long g_route_hits[ROUTE_MODES][MAX_SM80_VARIANTS];
+
+static int sm80_variant_count(void);
+
+/* Launches of sm80 variant i so far: real ones, or in test_routes the full opt-in plan's picks */
+static unsigned long long variant_hits(int i)
+{
+    unsigned long long n = 0;
+    if (ROUTES_ONLY) return g_route_hits[ROUTE_FULL][i];
+    flashc_sm80_variant_launches(i, NULL, &n);
+    return n;
+}
+
+typedef struct route_mark {
+    unsigned long long launches[MAX_SM80_VARIANTS];
+    int cases_run;
+} route_mark;
+
+static int sm80_variant_count(void)
+{
+    const int n = flashc_sm80_variant_launches(-1, NULL, NULL);
+    return n < MAX_SM80_VARIANTS ? n : MAX_SM80_VARIANTS;
+}
+
+static void route_mark_set(route_mark *m)
+{
+    memset(m, 0, sizeof *m);
+    for (int i = 0; i < sm80_variant_count(); ++i) m->launches[i] = variant_hits(i);
+    m->cases_run = g_cases_run;
+}
+
+/* Some sm80 variant whose symbol contains `tile` launched since *m (a failure if not). */
+static void expect_route(const route_mark *m, const char *section, const char *tile)
+{
+    if (!g_be_enabled[BE_SM80] || g_cc < 90 || getenv("FLASHC_SM80_SMEM_OPTIN") || g_cases_run == m->cases_run)
+        return;
+    unsigned long long n = 0;
+    for (int i = 0; i < sm80_variant_count(); ++i) {
+        const char *name = NULL;
+        flashc_sm80_variant_launches(i, &name, NULL);
+        if (name && strstr(name, tile)) n += variant_hits(i) - m->launches[i];
+    }
+    if (n == 0) {
+        printf("FAIL %s: no case reached an sm80 kernel matching \"%s\"\n", section, tile);
+        ++g_setup_fail;
+    }
+}
+
+static const char *short_variant_name(int i)
+{
+    const char *name = NULL, *prefix = "flashc_sm80_fwd_";
+    flashc_sm80_variant_launches(i, &name, NULL);
+    return !name ? "?" : strncmp(name, prefix, strlen(prefix)) ? name : name + strlen(prefix);
+}
+
+/* The variants no case launched in this process (a report: which ones a run can reach depends on
+   the opt-in and the filter; test_routes checks the union of the two plans). */
+static void report_unreached_routes(void)
+{
+    int n = 0, unreached = 0;
+    if (!g_be_enabled[BE_SM80] || ROUTES_ONLY) return;
+    n = sm80_variant_count();
+    for (int i = 0; i < n; ++i) unreached += variant_hits(i) == 0;
+    printf("sm80 route coverage: %d of %d kernel variants launched%s", n - unreached, n, unreached ? "; never:" : "\n");
+    for (int i = 0; i < n && unreached; ++i)
+        if (variant_hits(i) == 0) printf(" %s", short_variant_name(i));
+    if (unreached) printf("\n");
+}
+
+/* Plan one case on both devices (sm80 backend), as the GPU suite's two passes would run it. */
+static int route_case(const tcase *tc, inputs *in)
+{
+    tu_tensor o, l;
+    if (alloc_outputs(tc, in, tc->out_dt, &o, &l)) return -1;
+    ptrs hp = host_ptrs(in);
+    flashc_attention_params p;
+    set_params(&p, tc, in, &hp);
+    p.out = o.view;
+    p.out.data = o.alloc;
+    if (tc->lse) {
+        p.lse = l.view;
+        p.lse.data = l.alloc;
+    }
+    p.backend = FLASHC_BACKEND_SM80;
+    int planned = 0; /* outside the support matrix (or this device's), no plan: counted as skipped */
+    for (int m = 0; m < ROUTE_MODES; ++m) {
+        const int v = flashc_sm80_route(&p, &ROUTE_DEVICE[m]);
+        if (v >= 0 && v < MAX_SM80_VARIANTS) ++g_route_hits[m][v];
+        planned |= v >= 0;
+    }
+    ++(planned ? g_be_pass : g_be_skip)[BE_SM80];
+    tu_tensor_free(&o);
+    if (l.alloc) tu_tensor_free(&l);
+    return 0;
+}
+
+/* test_routes' verdict: every sm80 variant is planned for some case under one of the two plans
+   (else the GPU suite never runs it). Returns the number of unreached variants. */
+static int check_route_union(void)
+{
+    const int n = sm80_variant_count();
+    int unreached = 0;
+    for (int m = 0; m < ROUTE_MODES; ++m) {
+        int hit = 0;
+        for (int i = 0; i < n; ++i) hit += g_route_hits[m][i] > 0;
+        printf("%s: %d of %d sm80 variants planned\n", ROUTE_MODE_NAME[m], hit, n);
+    }
+    printf("planned only under the 99 KB opt-in:");
+    for (int i = 0; i < n; ++i)
+        if (g_route_hits[ROUTE_FULL][i] == 0 && g_route_hits[ROUTE_99K][i] > 0) printf(" %s", short_variant_name(i));
+    printf("\n");
+    for (int i = 0; i < n; ++i)
+        if (g_route_hits[ROUTE_FULL][i] == 0 && g_route_hits[ROUTE_99K][i] == 0) {
+            printf("FAIL route coverage: no case plans sm80 variant %s (under either opt-in)\n", short_variant_name(i));
+            ++unreached;
+        }
+    return unreached;
+}
+
 /* ---- One case ---------------------------------------------------------------------------- */
 static void run_case(tcase tc)
 {
@@ -686,7 +838,7 @@ static void run_case(tcase tc)
         t16.dt = FLASHC_DTYPE_BF16;
         t16.v_transposed = 0;
         if (build_inputs(&t16, &in16, FLASHC_DTYPE_BF16) ||
-            cpu_reference(&t16, &in16, &want_orig, &want_orig_lse, &n_out, &n_lse))
+            (!ROUTES_ONLY && cpu_reference(&t16, &in16, &want_orig, &want_orig_lse, &n_out, &n_lse)))
             goto setup_fail;
         memset(&in, 0, sizeof in);
         in = in16; /* seqlens, page table, bias, alibi are shared; q/k/v are replaced */
@@ -717,11 +869,18 @@ static void run_case(tcase tc)
         in.alibi = in16.alibi;
         in.page_table = in16.page_table;
         /* the exact answer on the quantized values, and the baseline error of quantization */
-        if (cpu_reference(&tc, &in, &want, &want_lse, &n_out, &n_lse)) goto setup_fail;
-        base_rms = rel_rms(want, want_orig, n_out);
+        if (!ROUTES_ONLY) {
+            if (cpu_reference(&tc, &in, &want, &want_lse, &n_out, &n_lse)) goto setup_fail;
+            base_rms = rel_rms(want, want_orig, n_out);
+        }
     } else {
-        if (build_inputs(&tc, &in, tc.dt) || cpu_reference(&tc, &in, &want, &want_lse, &n_out, &n_lse))
+        if (build_inputs(&tc, &in, tc.dt) ||
+            (!ROUTES_ONLY && cpu_reference(&tc, &in, &want, &want_lse, &n_out, &n_lse)))
             goto setup_fail;
+    }
+    if (ROUTES_ONLY) {
+        if (route_case(&tc, &in)) goto setup_fail;
+        goto cleanup;
     }
 #ifdef TEST_GPU_DRYRUN /* developer aid: exercise case building and the CPU oracle without a GPU */
     ++g_be_pass[0];
@@ -766,72 +925,6 @@ static void named(tcase *c, const char *what)
    route: 16-row CTAs at these sizes) and sm80_8bit_sk32_cases (the 32-row tiles forced); tag names
    the route in the case names. Tails, split and unsplit keys, seqused_k, causal, window, softcap,
    ALiBi, bias, LSE, f16 output, whole-block pages of 256 keys. */
-/* ---- Route coverage: which sm80 kernels the cases reached (the library's launch counts) ------
-   A section that forces a route through a dev hook checks that its kernels ran: the 8-bit 32-row
-   split-key cases sent bf16 / f16 through the 16-bit tiles for four sessions, passing, until a
-   stray edit was found by eye. Checked only on the plan the sections are written for (sm_90 or
-   later, the full shared-memory opt-in: no FLASHC_SM80_SMEM_OPTIN) and when the section's cases ran
-   on the sm80 backend. main() lists the variants no case reached. */
-#define MAX_SM80_VARIANTS 1024
-typedef struct route_mark {
-    unsigned long long launches[MAX_SM80_VARIANTS];
-    int cases_run;
-} route_mark;
-
-static int sm80_variant_count(void)
-{
-    const int n = flashc_sm80_variant_launches(-1, NULL, NULL);
-    return n < MAX_SM80_VARIANTS ? n : MAX_SM80_VARIANTS;
-}
-
-static void route_mark_set(route_mark *m)
-{
-    memset(m, 0, sizeof *m);
-    for (int i = 0; i < sm80_variant_count(); ++i) flashc_sm80_variant_launches(i, NULL, &m->launches[i]);
-    m->cases_run = g_cases_run;
-}
-
-/* Some sm80 variant whose symbol contains `tile` launched since *m (a failure if not). */
-static void expect_route(const route_mark *m, const char *section, const char *tile)
-{
-    if (!g_be_enabled[BE_SM80] || g_cc < 90 || getenv("FLASHC_SM80_SMEM_OPTIN") || g_cases_run == m->cases_run)
-        return;
-    unsigned long long n = 0;
-    for (int i = 0; i < sm80_variant_count(); ++i) {
-        const char *name = NULL;
-        unsigned long long now = 0;
-        flashc_sm80_variant_launches(i, &name, &now);
-        if (name && strstr(name, tile)) n += now - m->launches[i];
-    }
-    if (n == 0) {
-        printf("FAIL %s: no case reached an sm80 kernel matching \"%s\"\n", section, tile);
-        ++g_setup_fail;
-    }
-}
-
-/* The variants no case launched in this process (a report: which ones a run can reach depends on
-   the opt-in and the filter). */
-static void report_unreached_routes(void)
-{
-    int n = 0, unreached = 0;
-    if (!g_be_enabled[BE_SM80]) return;
-    n = sm80_variant_count();
-    for (int i = 0; i < n; ++i) {
-        unsigned long long c = 0;
-        flashc_sm80_variant_launches(i, NULL, &c);
-        unreached += c == 0;
-    }
-    printf("sm80 route coverage: %d of %d kernel variants launched%s", n - unreached, n, unreached ? "; never:" : "\n");
-    for (int i = 0; i < n && unreached; ++i) {
-        const char *name = NULL;
-        unsigned long long c = 0;
-        flashc_sm80_variant_launches(i, &name, &c);
-        const char *prefix = "flashc_sm80_fwd_";
-        if (c == 0) printf(" %s", !name ? "?" : strncmp(name, prefix, strlen(prefix)) ? name : name + strlen(prefix));
-    }
-    if (unreached) printf("\n");
-}
-
 static void splitk8_row_cases(flashc_dtype dt, int d, const char *tag)
 {
     tcase c;
@@ -1499,7 +1592,7 @@ int main(int argc, char **argv)
         }
     }
     int ndev = 0;
-#ifdef TEST_GPU_DRYRUN
+#if defined(TEST_GPU_DRYRUN) || defined(TEST_GPU_ROUTES)
     ndev = 1;
 #else
     if (cudaGetDeviceCount(&ndev) != cudaSuccess) ndev = 0;
@@ -1510,11 +1603,20 @@ int main(int argc, char **argv)
         printf("0 passed, 0 failed, 1 skipped\n");
         return 77;
     }
-    struct cudaDeviceProp prop;
-    if (cudaGetDeviceProperties(&prop, 0) == cudaSuccess)
-        printf("device: %s (sm_%d%d, %d SMs)\n", prop.name, prop.major, prop.minor, prop.multiProcessorCount);
-    g_cc = prop.major * 10 + prop.minor;
-    g_sms = prop.multiProcessorCount;
+    if (ROUTES_ONLY) { /* no GPU: the H200's plans (ROUTE_DEVICE), the sm80 backend only */
+        printf("routes: every case planned for the sm80 backend of an H200 (sm_90, %d SMs)\n", H200_SMS);
+        unsetenv("FLASHC_SM80_SMEM_OPTIN"); /* would override both devices' opt-in */
+        g_cc = 90;
+        g_sms = H200_SMS;
+        for (int k = 0; k < BE_COUNT; ++k) g_be_enabled[k] = k == BE_SM80;
+    } else {
+        struct cudaDeviceProp prop;
+        memset(&prop, 0, sizeof prop);
+        if (cudaGetDeviceProperties(&prop, 0) == cudaSuccess)
+            printf("device: %s (sm_%d%d, %d SMs)\n", prop.name, prop.major, prop.minor, prop.multiProcessorCount);
+        g_cc = prop.major * 10 + prop.minor;
+        g_sms = prop.multiProcessorCount;
+    }
     tu_rng_init(&g_rng, tu_seed());
 
     const flashc_dtype dts[2] = {FLASHC_DTYPE_BF16, FLASHC_DTYPE_F16};
@@ -1566,6 +1668,7 @@ int main(int argc, char **argv)
                    "inputs), %s: mean %.4f, max %.4f (%s), %d runs\n",
                    k8_name[k], g_k8_sum[k] / g_k8_n[k], g_k8_max[k], g_k8_worst[k], g_k8_n[k]);
     report_unreached_routes();
+    if (ROUTES_ONLY && !g_filter && !g_quick) fail += check_route_union();
     printf("%d passed, %d failed, %d skipped\n", pass, fail, skip);
     if (fail) return 1;
     if (pass == 0 && skip > 0) return 77;
