@@ -13,6 +13,7 @@
  */
 #define _POSIX_C_SOURCE 200809L /* setenv */
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -683,8 +684,8 @@ done:
    A section that forces a route through a dev hook checks that its kernels ran: the 8-bit 32-row
    split-key cases sent bf16 / f16 through the 16-bit tiles for four sessions, passing, until a
    stray edit was found by eye. Checked only on the plan the sections are written for (sm_90 or
-   later, the full shared-memory opt-in: no FLASHC_SM80_SMEM_OPTIN) and when the section's cases ran
-   on the sm80 backend. main() lists the variants no case reached. */
+   later, the full shared-memory opt-in: no FLASHC_SM80_SMEM_OPTIN), without --filter, and when the
+   section's cases ran on the sm80 backend. main() lists the variants no case reached. */
 #define MAX_SM80_VARIANTS 1024
 /* test_routes (this file built with TEST_GPU_ROUTES, a CPU test): every case planned, not run,
    for the two sm80 plans the GPU suite runs on the H200: the full opt-in (test_gpu) and 99 KB
@@ -728,21 +729,68 @@ static void route_mark_set(route_mark *m)
     m->cases_run = g_cases_run;
 }
 
-/* Some sm80 variant whose symbol contains `tile` launched since *m (a failure if not). */
+/* `pattern` against a variant's symbol: a substring, in which one '*' matches any run of
+   characters and a final '$' anchors the end ("_bf16_d128_m32_sk$": the general tile, no twin). */
+static int route_match(const char *name, const char *pattern)
+{
+    char a[128];
+    snprintf(a, sizeof a, "%s", pattern);
+    size_t la = strlen(a);
+    const int anchored = la > 0 && a[la - 1] == '$';
+    if (anchored) a[--la] = '\0';
+    char *star = strchr(a, '*');
+    const char *b = "";
+    if (star) {
+        *star = '\0';
+        b = star + 1;
+    }
+    const char *hit = strstr(name, a);
+    if (!hit) return 0;
+    const char *rest = star ? hit + strlen(a) : NULL;
+    if (!star) { /* anchored: the last occurrence must end the name */
+        if (!anchored) return 1;
+        const size_t ln = strlen(name), l = strlen(a);
+        return ln >= l && !strcmp(name + ln - l, a);
+    }
+    if (!anchored) return strstr(rest, b) != NULL;
+    const size_t lr = strlen(rest), lb = strlen(b);
+    return lr >= lb && !strcmp(rest + lr - lb, b);
+}
+
+/* Some sm80 variant whose symbol matches `tile` (route_match) launched since *m (a failure if not). */
 static void expect_route(const route_mark *m, const char *section, const char *tile)
 {
-    if (!g_be_enabled[BE_SM80] || g_cc < 90 || getenv("FLASHC_SM80_SMEM_OPTIN") || g_cases_run == m->cases_run)
+    /* a filter may keep part of a section: then its expectations do not hold */
+    if (!g_be_enabled[BE_SM80] || g_cc < 90 || getenv("FLASHC_SM80_SMEM_OPTIN") || g_filter ||
+        g_cases_run == m->cases_run)
         return;
     unsigned long long n = 0;
     for (int i = 0; i < sm80_variant_count(); ++i) {
         const char *name = NULL;
         flashc_sm80_variant_launches(i, &name, NULL);
-        if (name && strstr(name, tile)) n += variant_hits(i) - m->launches[i];
+        if (name && route_match(name, tile)) n += variant_hits(i) - m->launches[i];
     }
     if (n == 0) {
         printf("FAIL %s: no case reached an sm80 kernel matching \"%s\"\n", section, tile);
         ++g_setup_fail;
     }
+}
+
+/* The dtype as the sm80 kernels' symbols spell it */
+static const char *kernel_dt(flashc_dtype dt)
+{
+    return dt == FLASHC_DTYPE_BF16 ? "bf16" : dt == FLASHC_DTYPE_F16 ? "f16" : dt == FLASHC_DTYPE_FP8_E4M3 ? "e4m3" : "int8";
+}
+
+/* expect_route with a pattern printed from `fmt` */
+static void expect_routef(const route_mark *m, const char *section, const char *fmt, ...)
+{
+    char tile[128];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(tile, sizeof tile, fmt, ap);
+    va_end(ap);
+    expect_route(m, section, tile);
 }
 
 static const char *short_variant_name(int i)
@@ -1187,6 +1235,8 @@ static void sm80_tile_cases(void)
 {
     const flashc_dtype dts[2] = {FLASHC_DTYPE_BF16, FLASHC_DTYPE_F16};
     tcase c;
+    route_mark mark;
+    route_mark_set(&mark);
     setenv("FLASHC_SM80_TWO_SLAB", "0", 1);
     for (int t = 0; t < 2; ++t) {
         c = base_case(dts[t], 128); c.sq = 200; c.sk = 333; named(&c, "8-warp tile plain"); run_case(c);
@@ -1196,13 +1246,16 @@ static void sm80_tile_cases(void)
         named(&c, "8-warp tile window softcap bias"); run_case(c);
         c = base_case(dts[t], 128); c.sq = 160; c.sk = 410; c.alibi = ALIBI_H; c.pad = 1;
         named(&c, "8-warp tile alibi padded"); run_case(c);
+        expect_routef(&mark, "8-warp tile cases", "_%s_d128_m128_n128", kernel_dt(dts[t]));
     }
+    route_mark_set(&mark);
     setenv("FLASHC_SM80_TWO_SLAB", "1", 1);
     for (int t = 0; t < 2; ++t) {
         c = base_case(dts[t], 128); c.b = 1; c.sq = 130; c.sk = 2100; c.causal = 1;
         named(&c, "two-slab tile causal long keys"); run_case(c);
         c = base_case(dts[t], 128); c.b = 1; c.sq = c.sk = 2100; c.hq = c.hkv = 1; c.wl = 100; c.wr = 0;
         named(&c, "two-slab tile window long keys"); run_case(c);
+        expect_routef(&mark, "two-slab tile cases", "_%s_d128_m128_n64", kernel_dt(dts[t]));
     }
     unsetenv("FLASHC_SM80_TWO_SLAB");
 }
@@ -1217,10 +1270,12 @@ static void sm80_8bit_tile_cases(void)
     const flashc_dtype dts[2] = {FLASHC_DTYPE_FP8_E4M3, FLASHC_DTYPE_INT8};
     const int dims[3] = {64, 128, 256};
     tcase c;
+    route_mark mark;
     setenv("FLASHC_SM80_8BIT_TWO_SLAB", "1", 1);
     for (int t = 0; t < 2; ++t)
         for (int k = 0; k < 3; ++k) {
             if (dts[t] == FLASHC_DTYPE_INT8 && dims[k] == 64) continue; /* int8 d64: no general two-slab tile */
+            route_mark_set(&mark);
             c = base_case(dts[t], dims[k]); c.sq = 200; c.sk = 333; named(&c, "8-bit two-slab plain"); run_case(c);
             c = base_case(dts[t], dims[k]); c.sq = 257; c.sk = 300; c.causal = 1; c.hq = 8; c.hkv = 2;
             named(&c, "8-bit two-slab causal gqa 4"); run_case(c);
@@ -1231,6 +1286,7 @@ static void sm80_8bit_tile_cases(void)
             c = base_case(dts[t], dims[k]); c.b = 3; c.q_varlen = 1; c.kv = KV_VARLEN; c.causal = 1;
             { int lq[3] = {150, 0, 300}, lk[3] = {200, 50, 301}; memcpy(c.seqlens_q, lq, sizeof lq); memcpy(c.seqlens_k, lk, sizeof lk); }
             named(&c, "8-bit two-slab varlen causal"); run_case(c);
+            expect_routef(&mark, "8-bit two-slab cases", "_%s_d%d_m128$", kernel_dt(dts[t]), dims[k]);
         }
     /* Key counts that are multiples of 16 keep every V^T chunk 16-byte aligned, so these take the
        lean-loader twins (sm80_8bit_fast_ok; the odd sizes above take the general tiles): mode 0 the
@@ -1243,6 +1299,7 @@ static void sm80_8bit_tile_cases(void)
         char what[96];
         for (int t = 0; t < 2; ++t)
             for (int k = 0; k < 3; ++k) {
+                route_mark_set(&mark);
                 /* int8 d64 has lean-loader twins only: mode 2 runs its 64-row tile */
                 c = base_case(dts[t], dims[k]); c.sq = 200; c.sk = 336;
                 snprintf(what, sizeof what, "8-bit %s plain", mode_name[mode]); named(&c, what); run_case(c);
@@ -1250,7 +1307,14 @@ static void sm80_8bit_tile_cases(void)
                 snprintf(what, sizeof what, "8-bit %s causal gqa 4", mode_name[mode]); named(&c, what); run_case(c);
                 c = base_case(dts[t], dims[k]); c.sq = 190; c.sk = 208; c.wl = 33; c.wr = 17;
                 snprintf(what, sizeof what, "8-bit %s window", mode_name[mode]); named(&c, what); run_case(c);
-                if (mode == 2) continue;
+                const char *dtn = kernel_dt(dts[t]);
+                if (mode == 2) {
+                    if (dts[t] == FLASHC_DTYPE_INT8 && dims[k] == 64) expect_route(&mark, "8-bit general aligned", "_int8_d64_m64");
+                    else expect_routef(&mark, "8-bit general aligned", "_%s_d%d_m128$", dtn, dims[k]);
+                    continue;
+                }
+                expect_routef(&mark, "8-bit lean cases", "_%s_d%d_m128_f$", dtn, dims[k]);
+                if (mode == 0) expect_routef(&mark, "8-bit lean cases", "_%s_d%d_m128_lm_f$", dtn, dims[k]);
                 c = base_case(dts[t], dims[k]); c.sq = 190; c.sk = 208; c.wl = 33; c.wr = 17; c.softcap = 6.0f;
                 c.bias = BIAS_BCAST_B;
                 snprintf(what, sizeof what, "8-bit %s window softcap bias", mode_name[mode]); named(&c, what); run_case(c);
@@ -1270,8 +1334,10 @@ static void sm80_8bit_tile_cases(void)
     setenv("FLASHC_SM80_8BIT_TWO_SLAB", "0", 1);
     for (int t = 0; t < 2; ++t)
         for (int k = 0; k < 3; ++k) {
+            route_mark_set(&mark);
             c = base_case(dts[t], dims[k]); c.sq = 200; c.sk = 333; c.hq = 4; c.hkv = 2;
             named(&c, "8-bit 64-row tile plain gqa"); run_case(c);
+            expect_routef(&mark, "8-bit 64-row tile cases", "_%s_d%d_m64", kernel_dt(dts[t]), dims[k]);
         }
     unsetenv("FLASHC_SM80_8BIT_TWO_SLAB");
 }
@@ -1391,6 +1457,10 @@ static void sm80_sk_fast_cases(void)
             const flashc_dtype dt = ALL_DTYPES[t];
             const int is8 = is_8bit(dt);
             if (g_quick && d != 128) continue;
+            const char *dtn = kernel_dt(dt);
+            const int tile_m = is8 ? 16 : 32;
+            route_mark mark;
+            route_mark_set(&mark);
             c = base_case(dt, d); c.b = 3; c.sq = is8 ? 1 : 3; c.sk = 4112; c.hkv = 2; c.hq = is8 ? 8 : 16; c.extra = 1;
             named(&c, is8 ? "decode skf 4 rows sk4112" : "decode skf 24 rows sk4112"); run_case(c);
             const tcase first = c;
@@ -1403,7 +1473,9 @@ static void sm80_sk_fast_cases(void)
             named(&c, "decode skf 8 rows sk160 no split"); run_case(c);
             c = base_case(dt, d); c.b = 2; c.sq = 1; c.sk = 1504; c.hq = c.hkv = 3;
             named(&c, "decode skf mha"); run_case(c);
+            expect_routef(&mark, "skf cases", "_%s_d%d_m%d_sk_f$", dtn, d, tile_m);
             if (is8) {
+                route_mark_set(&mark);
                 c = base_case(dt, d); c.b = 3; c.sq = 4; c.sk = 4144; c.hkv = 2; c.hq = 16;
                 named(&c, "decode skf 32 rows two tiles"); run_case(c);
                 c = base_case(dt, d); c.b = 2; c.sq = 5; c.sk = 1536; c.hkv = 2; c.hq = 16; c.causal = 1; c.lse = 1;
@@ -1414,10 +1486,13 @@ static void sm80_sk_fast_cases(void)
                 c = base_case(dt, d); c.b = 2; c.sq = 8; c.sk = 1040; c.hkv = 1; c.hq = 8; c.causal = 1; c.softcap = 5.0f;
                 named(&c, "decode skf sk32 64 rows causal softcap"); run_case(c);
                 unsetenv("FLASHC_SM80_SK32");
+                expect_routef(&mark, "skf sk32 cases", "_%s_d%d_m32_sk_f$", dtn, d);
             }
+            route_mark_set(&mark);
             setenv("FLASHC_SM80_SK_FAST", "0", 1);
             c = first; c.extra = 0; named(&c, "decode skf off 4112"); run_case(c);
             unsetenv("FLASHC_SM80_SK_FAST");
+            expect_routef(&mark, "skf off case", "_%s_d%d_m%d_sk$", dtn, d, tile_m);
         }
 }
 
@@ -1439,6 +1514,9 @@ static void sm80_sk_page_cases(void)
             const int is8 = is_8bit(dt);
             const int block = is8 || d == 64 ? 128 : 64; /* the split-key tile's key block */
             if (g_quick && d != 128) continue;
+            const char *dtn = kernel_dt(dt);
+            route_mark mark;
+            route_mark_set(&mark);
             /* whole pages: one block and three blocks per page, last pages partly filled */
             c = base_case(dt, d); c.b = 3; c.kv = KV_PAGED; c.page_size = block; c.sq = 4; c.hkv = 2; c.hq = 16;
             c.extra = 1;
@@ -1461,9 +1539,12 @@ static void sm80_sk_page_cases(void)
                 named(&c, "decode skwp sk32 32 rows causal"); run_case(c);
                 unsetenv("FLASHC_SM80_SK32");
             }
+            expect_routef(&mark, "skwp cases", "_%s_d%d_m*_sk_wp$", dtn, d);
+            route_mark_set(&mark);
             setenv("FLASHC_SM80_SK_WP", "0", 1);
             c = wp_first; c.extra = 0; named(&c, "decode skwp off"); run_case(c);
             unsetenv("FLASHC_SM80_SK_WP");
+            expect_routef(&mark, "skwp off case", "_%s_d%d_m*_sk$", dtn, d);
             if (is8) continue;
             /* 16-bit page-sub: 24 / 32 rows on pages of 8 / 16 / 32 keys, last pages of 5 / 3 / 13 keys */
             const int pgs[3][3] = {{8, 3, 0}, {16, 4, 1}, {32, 4, 2}}; /* page, s_q, mix */
