@@ -34,6 +34,8 @@ extern "C" {
 
 typedef struct tu_rng {
     uint64_t s[4];
+    double spare;   /* Box-Muller's second normal deviate (standard), kept for the next draw */
+    int has_spare;
 } tu_rng;
 
 /* The run's seed: FLASHC_TEST_SEED (decimal or 0x-hex) if set, else from the clock. The first
@@ -98,6 +100,13 @@ void tu_tensor_free(tu_tensor *t);
 int64_t tu_numel(const flashc_tensor *v);            /* product of the extents */
 /* Offset in elements of the logical element with row-major index `linear`. */
 int64_t tu_offset(const flashc_tensor *v, int64_t linear);
+/* The same walk without divisions (the fills and decodes of the GPU suite's inputs spent a fifth of
+   its CPU time in tu_offset): memset the walk to 0, visit w.off, then tu_walk_next(&w, v). */
+typedef struct tu_walk {
+    int64_t idx[FLASHC_MAX_DIMS];
+    int64_t off;
+} tu_walk;
+void tu_walk_next(tu_walk *w, const flashc_tensor *v);
 /* Fill every logical element (padding untouched). With broadcast strides the last write wins. */
 void tu_tensor_fill_uniform(tu_rng *r, tu_tensor *t, double lo, double hi);
 void tu_tensor_fill_normal(tu_rng *r, tu_tensor *t, double mean, double stddev);

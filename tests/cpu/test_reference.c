@@ -910,10 +910,32 @@ static tcase random_case(tu_rng *r)
     return c;
 }
 
+/* The harness's division-free walk (tu_walk_next) visits what tu_offset computes, on padded,
+   broadcast (stride 0), permuted, single-element and 1-D views. */
+static void test_walk(void)
+{
+    static const struct { int32_t ndim; int64_t shape[4], stride[4]; } views[] = {
+        {4, {2, 3, 5, 7}, {300, 70, 14, 1}}, {4, {3, 1, 4, 2}, {0, 5, 0, 1}}, {3, {4, 6, 5}, {1, 20, 4}},
+        {4, {1, 1, 1, 1}, {9, 9, 9, 1}}, {1, {17, 0, 0, 0}, {3, 0, 0, 0}}, {2, {5, 3}, {1, 5}}};
+    for (size_t k = 0; k < sizeof views / sizeof views[0]; ++k) {
+        flashc_tensor v;
+        memset(&v, 0, sizeof v);
+        v.ndim = views[k].ndim;
+        memcpy(v.shape, views[k].shape, sizeof v.shape);
+        memcpy(v.stride, views[k].stride, sizeof v.stride);
+        tu_walk w;
+        memset(&w, 0, sizeof w);
+        int64_t bad = 0;
+        for (int64_t i = 0; i < tu_numel(&v); ++i, tu_walk_next(&w, &v)) bad += w.off != tu_offset(&v, i);
+        TEST_CHECK(bad == 0, "tu_walk view %zu: %lld offsets differ from tu_offset", k, (long long)bad);
+    }
+}
+
 int main(void)
 {
     tu_rng r;
     tu_rng_init(&r, tu_seed());
+    test_walk();
     test_decoders();
     test_encoders(&r);
     named_cases(&r);

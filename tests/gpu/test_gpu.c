@@ -309,10 +309,12 @@ static int quantize(const tu_tensor *src, tu_tensor *dst, tu_tensor *ds, flashc_
         for (int hk = 0; hk < hkv; ++hk) tu_encode(FLASHC_DTYPE_F32, ds->alloc, bi * hkv + hk, amax / qmax * (1 + 0.1 * hk));
     int64_t inner = 1; /* row-major index -> head: (i / inner) % shape[head_dim_index] */
     for (int k = head_dim_index + 1; k < src->view.ndim; ++k) inner *= src->view.shape[k];
-    for (int64_t i = 0; i < n; ++i) {
+    tu_walk w;
+    memset(&w, 0, sizeof w);
+    for (int64_t i = 0; i < n; ++i, tu_walk_next(&w, &dst->view)) {
         int h = (int)((i / inner) % src->view.shape[head_dim_index]);
         double s = tu_decode(FLASHC_DTYPE_F32, ds->alloc, h / group);
-        tu_encode(dt8, dst->alloc, tu_offset(&dst->view, i), x[i] / s);
+        tu_encode(dt8, dst->alloc, w.off, x[i] / s);
     }
     free(x);
     return 0;
