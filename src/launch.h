@@ -39,7 +39,7 @@ flashc_status flashc_sm80_forward(const flashc_problem *p, const flashc_device_i
    for 0 <= i < that number fills *name (the launcher's symbol) and *launches where not NULL. */
 int flashc_sm80_variant_launches(int i, const char **name, unsigned long long *launches);
 /* The sm80 variant (index as above) that *p's call would launch on the device *dev describes, or -1
-   where the sm80 path has no kernel (the error message says why). Pure host logic on a synthetic
+   where the planner finds none (flashc_sm80_check names why). Pure host logic on a synthetic
    device, no GPU needed: the CPU test test_routes plans the GPU suite's cases with it. */
 int flashc_sm80_plan_variant(const flashc_problem *p, const flashc_device_info *dev);
 /* The same from public parameters: flashc_validate and flashc_validate_gpu (no pointer checks, no

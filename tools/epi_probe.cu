@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cuda_runtime.h>
+#include "tool_check.h"   /* CHECK */
 #include "ptx/cp_async.h" /* the library's PTX wrappers (-I kernels) */
 #include "ptx/fence.h"
 #include "ptx/ldmatrix.h" /* cvta_to_shared_u32 */
@@ -34,14 +35,6 @@
 #define TILE_BYTES (ROWS * ROW_BYTES)       /* 64 KB */
 #define LOAD_BYTES (128 * 1024)
 #define FLUSH_BYTES (256u << 20)
-#define CHECK(x)                                                                                   \
-    do {                                                                                           \
-        cudaError_t e_ = (x);                                                                      \
-        if (e_) {                                                                                  \
-            printf("%s: %s\n", #x, cudaGetErrorString(e_));                                        \
-            exit(1);                                                                               \
-        }                                                                                          \
-    } while (0)
 
 /* CTA -> first byte of its output tile: [b][s][h][d], CTA = (b, h, m-block of 128 rows) */
 static __device__ __forceinline__ uint8_t *tile_base(uint8_t *o, int cta)

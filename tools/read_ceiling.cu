@@ -23,7 +23,7 @@
 
 #define REPS 21
 #define FLUSH_BYTES (256u << 20)
-#define CHECK(x) do { cudaError_t e_ = (x); if (e_) { printf("%s: %s\n", #x, cudaGetErrorString(e_)); exit(1); } } while (0)
+#include "tool_check.h" /* CHECK */
 
 /* decode layout: K and V [b, s_k, h_kv, d], ELEM_BYTES each (default bf16; -D overrides, e.g. the fp8
    d128 rows: -DELEM_BYTES=1 -DBLOCK_N=128 -DB=64, 128-byte rows in 128-key blocks) */

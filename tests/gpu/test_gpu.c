@@ -702,8 +702,6 @@ static const flashc_device_info ROUTE_DEVICE[ROUTE_MODES] = {
     {0, 9, 0, H200_SMS, H200_SMEM_OPTIN, H200_L2_BYTES}, {0, 9, 0, H200_SMS, SM86_SMEM_OPTIN, H200_L2_BYTES}};
 static unsigned long long g_route_hits[ROUTE_MODES][MAX_SM80_VARIANTS];
 
-static int sm80_variant_count(void);
-
 /* Launches of sm80 variant i so far: real ones, or in test_routes the full opt-in plan's picks */
 static unsigned long long variant_hits(int i)
 {
