@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # The whole GPU check in one call, for a machine with a CUDA GPU (the H200 device):
-#   scripts/gpu_suite.sh [--build-dir DIR] [--bench] [--bench-quick] [--bench-only] [--part 1|2]
+#   scripts/gpu_suite.sh [--build-dir DIR] [--jobs N] [--bench] [--bench-quick] [--bench-only] [--part 1|2]
 # 1. builds (unless DIR already holds a build), for the local GPU's architecture only;
 # 2. reports the kernels' SASS (HGMMA/QGMMA = Hopper path, HMMA = mma.sync path);
-# 3. runs the C test suite (CPU and GPU tests) and the Python tests;
-# 4. with --bench, the benchmark beside PyTorch SDPA (cuDNN, flash); --bench-only skips step 3
-#    (tests and benchmark together take ~10 min on the H200: two device calls fit its limit);
+# 3. runs the C test suite (CPU and GPU tests) and the Python tests. test_gpu runs twice: as built
+#    (every backend) and with the portable path planned for a 99 KB-smem GPU (sm_86/89). With
+#    --jobs N > 1 (default: the core count) each pass runs as test_gpu's units (--unit K), N
+#    processes at a time beside the other tests: the fp64 reference sets the wall time, not the GPU
+#    (one at a time: ~12 min on the H200; 16 at a time: ~3 min);
+# 4. with --bench, the benchmark beside PyTorch SDPA (cuDNN, flash); --bench-only skips step 3.
 #    --part 1 runs steps 1-2 and the C tests, --part 2 the 99 KB-smem pass of test_gpu and the
-#    Python tests (then the benchmark if asked): the suite in two calls of under 10 minutes each;
+#    Python tests (then the benchmark if asked), for a machine where one call cannot hold both;
 # and prints a short summary LAST. Logs go to $OUT/logs.tar.gz (if $OUT is set, as on the device
 # tool, which returns at most 8 files) or to DIR/logs; benchmark JSON/PNG/tables to $OUT or bench/results.
 set -uo pipefail
@@ -16,6 +19,7 @@ BUILD=build-gpu
 BENCH=0
 TESTS=1
 PART=0
+JOBS=$(nproc)
 BENCH_ARGS=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -24,6 +28,7 @@ while [ $# -gt 0 ]; do
     --bench-quick) BENCH=1; BENCH_ARGS+=(--quick); shift ;;
     --bench-only) BENCH=1; TESTS=0; shift ;;
     --part) PART=$2; shift 2 ;;
+    --jobs) JOBS=$2; shift 2 ;;
     *) echo "unknown option $1"; exit 2 ;;
   esac
 done
@@ -52,6 +57,93 @@ fails=0
 C_TESTS=$TESTS; EXTRA_TESTS=$TESTS
 [ "$PART" = 1 ] && EXTRA_TESTS=0
 [ "$PART" = 2 ] && C_TESTS=0
+# one seed for every process (each prints it; a unit alone draws the inputs it draws in a whole run)
+export FLASHC_TEST_SEED=${FLASHC_TEST_SEED:-$(( $(od -An -N4 -tu4 /dev/urandom) % 1000000000 ))}
+echo "seed: FLASHC_TEST_SEED=$FLASHC_TEST_SEED"
+
+# summary of a finished test log: its last "N passed, M failed, K skipped" line
+last_line() { grep -hE '^[A-Za-z_]*:? ?[0-9]+ passed, [0-9]+ failed' "$1" | tail -1; }
+
+# one test_gpu unit of a pass (full | smem99k) into $LOG/PASS/uK.log and .rc
+unit_job() {
+  local pass=$1 k=$2
+  if [ "$pass" = smem99k ]; then
+    FLASHC_SM80_SMEM_OPTIN=101376 timeout 600 "$BUILD/tests/test_gpu" --backend sm80 --unit "$k" >"$LOG/$pass/u$k.log" 2>&1
+  else
+    timeout 600 "$BUILD/tests/test_gpu" --unit "$k" >"$LOG/$pass/u$k.log" 2>&1
+  fi
+  echo $? >"$LOG/$pass/u$k.rc"
+}
+export -f unit_job
+export BUILD LOG
+
+# a pass's units merged: totals, failures, and the variants no unit launched (in every "never:" list)
+merge_units() {
+  local pass=$1 title=$2 n=$3 rc=0 p=0 f=0 sk=0 l r k
+  for k in $(seq 0 $((n - 1))); do
+    r=$(cat "$LOG/$pass/u$k.rc" 2>/dev/null || echo 255)
+    [ "$r" = 0 ] || [ "$r" = 77 ] || { rc=$r; echo "-- $pass unit $k: rc=$r"; grep -E '^FAIL' "$LOG/$pass/u$k.log" | head -20; tail -5 "$LOG/$pass/u$k.log"; }
+    l=$(last_line "$LOG/$pass/u$k.log")
+    [ -n "$l" ] || { [ "$rc" = 0 ] && rc=1; echo "-- $pass unit $k: no summary line"; continue; }
+    p=$((p + $(echo "$l" | awk '{print $1}'))); f=$((f + $(echo "$l" | awk '{print $3}'))); sk=$((sk + $(echo "$l" | awk '{print $5}')))
+  done
+  cat "$LOG/$pass"/u*.log >"$LOG/test_gpu_$pass.log"
+  [ "$rc" = 0 ] || fails=$((fails + 1))
+  note "$title: rc=$rc $p passed, $f failed, $sk skipped ($n units, $JOBS jobs)"
+  grep -h '^8-bit kernel error' "$LOG/$pass"/u*.log | awk -v t="$title" '
+    {m = $0; sub(/.*max /, "", m); sub(/ .*/, "", m); k = $0 ~ /, int8: / ? "int8" : "fp8"; if (m + 0 >= w[k] + 0) w[k] = m}
+    END {if (length(w)) printf "%s: 8-bit kernel error, largest unit max: fp8 %s, int8 %s\n", t, w["fp8"], w["int8"]}'
+  awk '/^sm80 route coverage/ {
+         ++units; split($0, a, " of "); split(a[2], b, " "); total = b[1]
+         if (index($0, "never:")) { split(substr($0, index($0, "never:") + 6), v, " "); for (i in v) ++never[v[i]] }
+       }
+       END {
+         if (!units) exit; out = ""; c = 0
+         for (x in never) if (never[x] == units) { out = out " " x; ++c }
+         printf "sm80 route coverage (units merged): %d of %d kernel variants launched%s\n", total - c, total, c ? "; never:" out : ""
+       }' "$LOG/$pass"/u*.log
+}
+
+if [ "$JOBS" -gt 1 ] && [ -x "$BUILD/tests/test_gpu" ] && [ $((C_TESTS + EXTRA_TESTS)) -gt 0 ]; then
+  # the other tests in the background, the units of both passes in one pool
+  bg=()
+  if [ $C_TESTS -eq 1 ]; then
+    for t in "$BUILD"/tests/test_*; do
+      name=$(basename "$t")
+      case "$name" in *.*|test_gpu) continue ;; esac
+      [ -x "$t" ] || continue
+      ( timeout 600 "$t" >"$LOG/$name.log" 2>&1; echo $? >"$LOG/$name.rc" ) &
+      bg+=("$name")
+    done
+  fi
+  if [ $EXTRA_TESTS -eq 1 ] && python3 -c 'import torch, numpy, pytest' 2>/dev/null; then
+    ( FLASHC_LIBRARY=$PWD/$lib PYTHONPATH=$PWD/python timeout 400 python3 -m pytest -q tests/python >"$LOG/pytest.log" 2>&1
+      echo $? >"$LOG/pytest.rc" ) &
+    bg+=(pytest)
+  fi
+  units=$("$BUILD/tests/test_gpu" --units)
+  passes=()
+  [ $C_TESTS -eq 1 ] && passes+=(full)
+  [ $EXTRA_TESTS -eq 1 ] && passes+=(smem99k)
+  t0=$(date +%s)
+  for pass in "${passes[@]}"; do mkdir -p "$LOG/$pass"; rm -f "$LOG/$pass"/u*; done
+  for k in $(seq 0 $((units - 1))); do for pass in "${passes[@]}"; do echo "$pass $k"; done; done |
+    xargs -P "$JOBS" -n 2 bash -c 'unit_job "$0" "$1"'
+  echo "test_gpu units: $(( $(date +%s) - t0 )) s"
+  wait
+  for name in "${bg[@]}"; do
+    rc=$(cat "$LOG/$name.rc" 2>/dev/null || echo 255)
+    [ "$rc" = 0 ] || { fails=$((fails + 1)); tail -30 "$LOG/$name.log"; }
+    if [ "$name" = pytest ]; then note "pytest: rc=$rc $(tail -1 "$LOG/pytest.log")"; else note "$name: rc=$rc $(last_line "$LOG/$name.log")"; fi
+  done
+  for pass in "${passes[@]}"; do
+    if [ "$pass" = full ]; then merge_units full test_gpu "$units"
+    else merge_units smem99k "test_gpu --backend sm80 as a 99 KB-smem GPU" "$units"; fi
+  done
+  C_TESTS=0; EXTRA_TESTS=0 # done: skip the one-at-a-time runs below
+fi
+
+# one process at a time (--jobs 1)
 for t in "$BUILD"/tests/test_*; do
   [ $C_TESTS -eq 1 ] || break
   [ -x "$t" ] || continue
@@ -59,7 +151,7 @@ for t in "$BUILD"/tests/test_*; do
   case "$name" in *.*) continue ;; esac # test binaries have no extension (not packed copies, logs)
   timeout 600 "$t" >"$LOG/$name.log" 2>&1
   rc=$?
-  last=$(grep -E '^[A-Za-z_]*:? ?[0-9]+ passed, [0-9]+ failed' "$LOG/$name.log" | tail -1)
+  last=$(last_line "$LOG/$name.log")
   [ $rc -eq 0 ] || fails=$((fails + 1))
   [ $rc -eq 0 ] || tail -30 "$LOG/$name.log"
   note "$name: rc=$rc ${last:-<no summary line>}"
@@ -70,7 +162,7 @@ done
 if [ $EXTRA_TESTS -eq 1 ] && [ -x "$BUILD/tests/test_gpu" ]; then
   FLASHC_SM80_SMEM_OPTIN=101376 timeout 600 "$BUILD/tests/test_gpu" --backend sm80 >"$LOG/test_gpu_smem99k.log" 2>&1
   rc=$?
-  last=$(grep -E '^[A-Za-z_]*:? ?[0-9]+ passed, [0-9]+ failed' "$LOG/test_gpu_smem99k.log" | tail -1)
+  last=$(last_line "$LOG/test_gpu_smem99k.log")
   [ $rc -eq 0 ] || { fails=$((fails + 1)); tail -30 "$LOG/test_gpu_smem99k.log"; }
   note "test_gpu --backend sm80 as a 99 KB-smem GPU: rc=$rc ${last:-<no summary line>}"
   grep -h "^sm80 route coverage" "$LOG/test_gpu_smem99k.log"

@@ -8,7 +8,8 @@
  * A backend answering NOT_SUPPORTED is "skipped" for that (case, backend) and tallied per
  * backend; AUTO answering NOT_SUPPORTED for a 16-bit case (inside the support matrix) fails.
  *
- * Options: --quick (subset), --backend sm80|sm90|auto, --filter SUBSTR; seed from FLASHC_TEST_SEED.
+ * Options: --quick (subset), --backend sm80|sm90|auto, --filter SUBSTR, --unit K (one section group
+ * of UNITS; --units prints their number); seed from FLASHC_TEST_SEED.
  * Without a CUDA device: exit 77 after "0 passed, 0 failed, 1 skipped".
  */
 #define _POSIX_C_SOURCE 200809L /* setenv */
@@ -67,6 +68,7 @@ static tu_rng g_rng;
 static int g_cc = 0; /* device compute capability, e.g. 90 */
 static int g_sms = 0; /* device SM count */
 static int g_cases_run = 0; /* cases past the filter */
+static int g_unit = -1;     /* --unit K: only unit K (see UNITS), else all */
 /* 8-bit kernel error against the exact answer on the quantized inputs (P quantisation + f32
    accumulation alone; the input quantisation is the baseline): count, sum, max per dtype */
 enum { K8_E4M3, K8_INT8, K8_COUNT };
@@ -1268,29 +1270,29 @@ static void sm80_tile_cases(void)
    rule (sm80_launch.cu sm80_8bit_two_slab) leaves short causal problems to the 64-row tiles, so
    FLASHC_SM80_8BIT_TWO_SLAB=1 sends these (>= 128 rows, odd sizes, every score transform, GQA,
    varlen) to the two-slab tiles, and =0 sends a non-causal one to the 64-row tile (Ada's). */
-static void sm80_8bit_tile_cases(void)
+/* dtype t: 0 fp8 e4m3, 1 int8 (a unit each: the suite's longest section) */
+static void sm80_8bit_tile_cases(int t)
 {
     const flashc_dtype dts[2] = {FLASHC_DTYPE_FP8_E4M3, FLASHC_DTYPE_INT8};
     const int dims[3] = {64, 128, 256};
     tcase c;
     route_mark mark;
     setenv("FLASHC_SM80_8BIT_TWO_SLAB", "1", 1);
-    for (int t = 0; t < 2; ++t)
-        for (int k = 0; k < 3; ++k) {
-            if (dts[t] == FLASHC_DTYPE_INT8 && dims[k] == 64) continue; /* int8 d64: no general two-slab tile */
-            route_mark_set(&mark);
-            c = base_case(dts[t], dims[k]); c.sq = 200; c.sk = 333; named(&c, "8-bit two-slab plain"); run_case(c);
-            c = base_case(dts[t], dims[k]); c.sq = 257; c.sk = 300; c.causal = 1; c.hq = 8; c.hkv = 2;
-            named(&c, "8-bit two-slab causal gqa 4"); run_case(c);
-            c = base_case(dts[t], dims[k]); c.sq = c.sk = 190; c.wl = 33; c.wr = 17; c.softcap = 6.0f; c.bias = BIAS_BCAST_B;
-            named(&c, "8-bit two-slab window softcap bias"); run_case(c);
-            c = base_case(dts[t], dims[k]); c.sq = 160; c.sk = 410; c.alibi = ALIBI_H; c.pad = 1;
-            named(&c, "8-bit two-slab alibi padded"); run_case(c);
-            c = base_case(dts[t], dims[k]); c.b = 3; c.q_varlen = 1; c.kv = KV_VARLEN; c.causal = 1;
-            { int lq[3] = {150, 0, 300}, lk[3] = {200, 50, 301}; memcpy(c.seqlens_q, lq, sizeof lq); memcpy(c.seqlens_k, lk, sizeof lk); }
-            named(&c, "8-bit two-slab varlen causal"); run_case(c);
-            expect_routef(&mark, "8-bit two-slab cases", "_%s_d%d_m128$", kernel_dt(dts[t]), dims[k]);
-        }
+    for (int k = 0; k < 3; ++k) {
+        if (dts[t] == FLASHC_DTYPE_INT8 && dims[k] == 64) continue; /* int8 d64: no general two-slab tile */
+        route_mark_set(&mark);
+        c = base_case(dts[t], dims[k]); c.sq = 200; c.sk = 333; named(&c, "8-bit two-slab plain"); run_case(c);
+        c = base_case(dts[t], dims[k]); c.sq = 257; c.sk = 300; c.causal = 1; c.hq = 8; c.hkv = 2;
+        named(&c, "8-bit two-slab causal gqa 4"); run_case(c);
+        c = base_case(dts[t], dims[k]); c.sq = c.sk = 190; c.wl = 33; c.wr = 17; c.softcap = 6.0f; c.bias = BIAS_BCAST_B;
+        named(&c, "8-bit two-slab window softcap bias"); run_case(c);
+        c = base_case(dts[t], dims[k]); c.sq = 160; c.sk = 410; c.alibi = ALIBI_H; c.pad = 1;
+        named(&c, "8-bit two-slab alibi padded"); run_case(c);
+        c = base_case(dts[t], dims[k]); c.b = 3; c.q_varlen = 1; c.kv = KV_VARLEN; c.causal = 1;
+        { int lq[3] = {150, 0, 300}, lk[3] = {200, 50, 301}; memcpy(c.seqlens_q, lq, sizeof lq); memcpy(c.seqlens_k, lk, sizeof lk); }
+        named(&c, "8-bit two-slab varlen causal"); run_case(c);
+        expect_routef(&mark, "8-bit two-slab cases", "_%s_d%d_m128$", kernel_dt(dts[t]), dims[k]);
+    }
     /* Key counts that are multiples of 16 keep every V^T chunk 16-byte aligned, so these take the
        lean-loader twins (sm80_8bit_fast_ok; the odd sizes above take the general tiles): mode 0 the
        default routes (_lm_f for masked problems, _f otherwise), mode 1 FLASHC_SM80_8BIT_LEAN_MASK=0
@@ -1300,48 +1302,46 @@ static void sm80_8bit_tile_cases(void)
         setenv("FLASHC_SM80_8BIT_LEAN_MASK", mode == 1 ? "0" : "1", 1);
         setenv("FLASHC_SM80_8BIT_FAST", mode == 2 ? "0" : "1", 1);
         char what[96];
-        for (int t = 0; t < 2; ++t)
-            for (int k = 0; k < 3; ++k) {
-                route_mark_set(&mark);
-                /* int8 d64 has lean-loader twins only: mode 2 runs its 64-row tile */
-                c = base_case(dts[t], dims[k]); c.sq = 200; c.sk = 336;
-                snprintf(what, sizeof what, "8-bit %s plain", mode_name[mode]); named(&c, what); run_case(c);
-                c = base_case(dts[t], dims[k]); c.sq = 257; c.sk = 304; c.causal = 1; c.hq = 8; c.hkv = 2;
-                snprintf(what, sizeof what, "8-bit %s causal gqa 4", mode_name[mode]); named(&c, what); run_case(c);
-                c = base_case(dts[t], dims[k]); c.sq = 190; c.sk = 208; c.wl = 33; c.wr = 17;
-                snprintf(what, sizeof what, "8-bit %s window", mode_name[mode]); named(&c, what); run_case(c);
-                const char *dtn = kernel_dt(dts[t]);
-                if (mode == 2) {
-                    if (dts[t] == FLASHC_DTYPE_INT8 && dims[k] == 64) expect_route(&mark, "8-bit general aligned", "_int8_d64_m64");
-                    else expect_routef(&mark, "8-bit general aligned", "_%s_d%d_m128$", dtn, dims[k]);
-                    continue;
-                }
-                expect_routef(&mark, "8-bit lean cases", "_%s_d%d_m128_f$", dtn, dims[k]);
-                if (mode == 0) expect_routef(&mark, "8-bit lean cases", "_%s_d%d_m128_lm_f$", dtn, dims[k]);
-                c = base_case(dts[t], dims[k]); c.sq = 190; c.sk = 208; c.wl = 33; c.wr = 17; c.softcap = 6.0f;
-                c.bias = BIAS_BCAST_B;
-                snprintf(what, sizeof what, "8-bit %s window softcap bias", mode_name[mode]); named(&c, what); run_case(c);
-                c = base_case(dts[t], dims[k]); c.sq = 160; c.sk = 416; c.causal = 1; c.alibi = ALIBI_H; c.lse = 0;
-                c.out_dt = FLASHC_DTYPE_F16;
-                snprintf(what, sizeof what, "8-bit %s causal alibi f16-out no-lse", mode_name[mode]); named(&c, what);
-                run_case(c);
-                /* (head, batch) pairs before and in the launch-order tail (FWD_LPT_TAIL: the last 2 pairs) */
-                setenv("FLASHC_SM80_LPT_TAIL", "2", 1);
-                c = base_case(dts[t], dims[k]); c.b = 3; c.sq = 130; c.sk = 4096; c.causal = 1; c.hq = 6; c.hkv = 3;
-                snprintf(what, sizeof what, "8-bit %s causal long keys", mode_name[mode]); named(&c, what); run_case(c);
-                unsetenv("FLASHC_SM80_LPT_TAIL");
+        for (int k = 0; k < 3; ++k) {
+            route_mark_set(&mark);
+            /* int8 d64 has lean-loader twins only: mode 2 runs its 64-row tile */
+            c = base_case(dts[t], dims[k]); c.sq = 200; c.sk = 336;
+            snprintf(what, sizeof what, "8-bit %s plain", mode_name[mode]); named(&c, what); run_case(c);
+            c = base_case(dts[t], dims[k]); c.sq = 257; c.sk = 304; c.causal = 1; c.hq = 8; c.hkv = 2;
+            snprintf(what, sizeof what, "8-bit %s causal gqa 4", mode_name[mode]); named(&c, what); run_case(c);
+            c = base_case(dts[t], dims[k]); c.sq = 190; c.sk = 208; c.wl = 33; c.wr = 17;
+            snprintf(what, sizeof what, "8-bit %s window", mode_name[mode]); named(&c, what); run_case(c);
+            const char *dtn = kernel_dt(dts[t]);
+            if (mode == 2) {
+                if (dts[t] == FLASHC_DTYPE_INT8 && dims[k] == 64) expect_route(&mark, "8-bit general aligned", "_int8_d64_m64");
+                else expect_routef(&mark, "8-bit general aligned", "_%s_d%d_m128$", dtn, dims[k]);
+                continue;
             }
+            expect_routef(&mark, "8-bit lean cases", "_%s_d%d_m128_f$", dtn, dims[k]);
+            if (mode == 0) expect_routef(&mark, "8-bit lean cases", "_%s_d%d_m128_lm_f$", dtn, dims[k]);
+            c = base_case(dts[t], dims[k]); c.sq = 190; c.sk = 208; c.wl = 33; c.wr = 17; c.softcap = 6.0f;
+            c.bias = BIAS_BCAST_B;
+            snprintf(what, sizeof what, "8-bit %s window softcap bias", mode_name[mode]); named(&c, what); run_case(c);
+            c = base_case(dts[t], dims[k]); c.sq = 160; c.sk = 416; c.causal = 1; c.alibi = ALIBI_H; c.lse = 0;
+            c.out_dt = FLASHC_DTYPE_F16;
+            snprintf(what, sizeof what, "8-bit %s causal alibi f16-out no-lse", mode_name[mode]); named(&c, what);
+            run_case(c);
+            /* (head, batch) pairs before and in the launch-order tail (FWD_LPT_TAIL: the last 2 pairs) */
+            setenv("FLASHC_SM80_LPT_TAIL", "2", 1);
+            c = base_case(dts[t], dims[k]); c.b = 3; c.sq = 130; c.sk = 4096; c.causal = 1; c.hq = 6; c.hkv = 3;
+            snprintf(what, sizeof what, "8-bit %s causal long keys", mode_name[mode]); named(&c, what); run_case(c);
+            unsetenv("FLASHC_SM80_LPT_TAIL");
+        }
     }
     unsetenv("FLASHC_SM80_8BIT_LEAN_MASK");
     unsetenv("FLASHC_SM80_8BIT_FAST");
     setenv("FLASHC_SM80_8BIT_TWO_SLAB", "0", 1);
-    for (int t = 0; t < 2; ++t)
-        for (int k = 0; k < 3; ++k) {
-            route_mark_set(&mark);
-            c = base_case(dts[t], dims[k]); c.sq = 200; c.sk = 333; c.hq = 4; c.hkv = 2;
-            named(&c, "8-bit 64-row tile plain gqa"); run_case(c);
-            expect_routef(&mark, "8-bit 64-row tile cases", "_%s_d%d_m64", kernel_dt(dts[t]), dims[k]);
-        }
+    for (int k = 0; k < 3; ++k) {
+        route_mark_set(&mark);
+        c = base_case(dts[t], dims[k]); c.sq = 200; c.sk = 333; c.hq = 4; c.hkv = 2;
+        named(&c, "8-bit 64-row tile plain gqa"); run_case(c);
+        expect_routef(&mark, "8-bit 64-row tile cases", "_%s_d%d_m64", kernel_dt(dts[t]), dims[k]);
+    }
     unsetenv("FLASHC_SM80_8BIT_TWO_SLAB");
 }
 
@@ -1661,6 +1661,100 @@ static void sm80_lpt_cases(void)
     unsetenv("FLASHC_SM80_LPT_TAIL");
 }
 
+/* ---- Units: the suite's sections, run in order or one per process ---------------------------
+   Each unit draws from its own RNG stream (the seed and the unit's index), so `--unit K` alone
+   builds the same inputs as the whole run does. scripts/gpu_suite.sh runs the units as parallel
+   processes: the fp64 reference, not the GPU, sets the suite's wall time. A unit holds whole
+   sections, so their route expectations still hold in it. */
+static const flashc_dtype UNIT_DT16[2] = {FLASHC_DTYPE_BF16, FLASHC_DTYPE_F16};
+static const flashc_dtype UNIT_DT8[2] = {FLASHC_DTYPE_FP8_E4M3, FLASHC_DTYPE_INT8};
+static const int UNIT_DIMS[3] = {64, 128, 256};
+
+/* unit arg i: dtype i / 3, head dim i % 3 */
+static void unit_16bit(int i)
+{
+    const flashc_dtype dt = UNIT_DT16[i / 3];
+    const int d = UNIT_DIMS[i % 3];
+    if (g_quick && !(dt == FLASHC_DTYPE_BF16 || d == 128)) return;
+    feature_cases(dt, d);
+}
+
+static void unit_8bit(int i)
+{
+    const int t = i / 3, d = UNIT_DIMS[i % 3];
+    if (g_quick && d != 128) return;
+    eight_bit_cases(UNIT_DT8[t], d);
+    if (!g_quick || t == 0) feature_cases(UNIT_DT8[t], d);
+}
+
+static void unit_big(int i)
+{
+    (void)i;
+    if (!g_quick) big_cases();
+}
+
+/* outside the support matrix: a backend may refuse (skipped), but must not misbehave */
+static void unit_outside_matrix(int i)
+{
+    (void)i;
+    for (int k = 0; k < 2; ++k) {
+        tcase c = base_case(FLASHC_DTYPE_BF16, k ? 96 : 32);
+        c.causal = 1;
+        named(&c, "outside matrix");
+        run_case(c);
+    }
+}
+
+#define UNIT_SECTION(fn) \
+    static void unit_##fn(int i) \
+    { \
+        (void)i; \
+        fn(); \
+    }
+UNIT_SECTION(tail_split_cases)
+UNIT_SECTION(sm80_tile_cases)
+UNIT_SECTION(sm80_8bit_sk32_cases)
+UNIT_SECTION(sm80_sk_fast_cases)
+UNIT_SECTION(sm80_wave_split_cases)
+UNIT_SECTION(sm80_sk_page_cases)
+UNIT_SECTION(sm80_forced_split_cases)
+UNIT_SECTION(sm80_lpt_cases)
+UNIT_SECTION(multi_wave_cases)
+
+typedef struct test_unit {
+    const char *name;
+    void (*run)(int arg);
+    int arg;
+} test_unit;
+
+static const test_unit UNITS[] = {
+    {"bf16 d64", unit_16bit, 0}, {"bf16 d128", unit_16bit, 1}, {"bf16 d256", unit_16bit, 2},
+    {"f16 d64", unit_16bit, 3}, {"f16 d128", unit_16bit, 4}, {"f16 d256", unit_16bit, 5},
+    {"fp8 d64", unit_8bit, 0}, {"fp8 d128", unit_8bit, 1}, {"fp8 d256", unit_8bit, 2},
+    {"int8 d64", unit_8bit, 3}, {"int8 d128", unit_8bit, 4}, {"int8 d256", unit_8bit, 5},
+    {"big", unit_big, 0},
+    {"tail split", unit_tail_split_cases, 0},
+    {"sm80 tiles", unit_sm80_tile_cases, 0},
+    {"sm80 8-bit tiles fp8", sm80_8bit_tile_cases, 0},
+    {"sm80 8-bit tiles int8", sm80_8bit_tile_cases, 1},
+    {"sm80 8-bit sk32", unit_sm80_8bit_sk32_cases, 0},
+    {"sm80 sk fast", unit_sm80_sk_fast_cases, 0},
+    {"sm80 wave split", unit_sm80_wave_split_cases, 0},
+    {"sm80 sk pages", unit_sm80_sk_page_cases, 0},
+    {"sm80 forced split", unit_sm80_forced_split_cases, 0},
+    {"sm80 lpt", unit_sm80_lpt_cases, 0},
+    {"multi-wave", unit_multi_wave_cases, 0},
+    {"outside matrix", unit_outside_matrix, 0},
+};
+#define NUM_UNITS ((int)(sizeof UNITS / sizeof UNITS[0]))
+
+/* unit k's stream: splitmix-style spread of the index, so neighbouring units share no state */
+static void run_unit(int k)
+{
+    tu_rng_init(&g_rng, tu_seed() ^ (0x9E3779B97F4A7C15ull * (unsigned long long)(k + 1)));
+    UNITS[k].run(UNITS[k].arg);
+}
+
 int main(int argc, char **argv)
 {
     /* line-buffered even into a log file: a run killed by a timeout keeps every FAIL it printed */
@@ -1668,11 +1762,23 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; ++i) {
         if (!strcmp(argv[i], "--quick")) g_quick = 1;
         else if (!strcmp(argv[i], "--filter") && i + 1 < argc) g_filter = argv[++i];
+        else if (!strcmp(argv[i], "--units")) { /* for the suite script: how many to run */
+            printf("%d\n", NUM_UNITS);
+            return 0;
+        } else if (!strcmp(argv[i], "--unit") && i + 1 < argc) {
+            char *end = NULL;
+            const long k = strtol(argv[++i], &end, 10);
+            if (!*argv[i] || *end || k < 0 || k >= NUM_UNITS) {
+                printf("--unit wants 0..%d, not %s\n", NUM_UNITS - 1, argv[i]);
+                return 2;
+            }
+            g_unit = (int)k;
+        }
         else if (!strcmp(argv[i], "--backend") && i + 1 < argc) {
             const char *b = argv[++i];
             for (int k = 0; k < BE_COUNT; ++k) g_be_enabled[k] = !strcmp(b, BE_NAME[k]);
         } else {
-            printf("usage: %s [--quick] [--backend sm80|sm90|auto] [--filter SUBSTR]\n", argv[0]);
+            printf("usage: %s [--quick] [--backend sm80|sm90|auto] [--filter SUBSTR] [--unit K | --units]\n", argv[0]);
             return 2;
         }
     }
@@ -1702,39 +1808,13 @@ int main(int argc, char **argv)
         g_cc = prop.major * 10 + prop.minor;
         g_sms = prop.multiProcessorCount;
     }
-    tu_rng_init(&g_rng, tu_seed());
+    (void)tu_seed(); /* prints the seed first */
 
-    const flashc_dtype dts[2] = {FLASHC_DTYPE_BF16, FLASHC_DTYPE_F16};
-    const int dims[3] = {64, 128, 256};
-    for (int t = 0; t < 2; ++t)
-        for (int k = 0; k < 3; ++k) {
-            if (g_quick && !(dts[t] == FLASHC_DTYPE_BF16 || dims[k] == 128)) continue;
-            feature_cases(dts[t], dims[k]);
-        }
-    const flashc_dtype dt8[2] = {FLASHC_DTYPE_FP8_E4M3, FLASHC_DTYPE_INT8};
-    for (int t = 0; t < 2; ++t)
-        for (int k = 0; k < 3; ++k) {
-            if (g_quick && dims[k] != 128) continue;
-            eight_bit_cases(dt8[t], dims[k]);
-            if (!g_quick || t == 0) feature_cases(dt8[t], dims[k]);
-        }
-    if (!g_quick) big_cases();
-    tail_split_cases();
-    sm80_tile_cases();
-    sm80_8bit_tile_cases();
-    sm80_8bit_sk32_cases();
-    sm80_sk_fast_cases();
-    sm80_wave_split_cases();
-    sm80_sk_page_cases();
-    sm80_forced_split_cases();
-    sm80_lpt_cases();
-    multi_wave_cases();
-    /* outside the support matrix: a backend may refuse (skipped), but must not misbehave */
-    for (int k = 0; k < 2; ++k) {
-        tcase c = base_case(FLASHC_DTYPE_BF16, k ? 96 : 32);
-        c.causal = 1;
-        named(&c, "outside matrix");
-        run_case(c);
+    if (g_unit >= 0) {
+        printf("unit %d of %d: %s\n", g_unit, NUM_UNITS, UNITS[g_unit].name);
+        run_unit(g_unit);
+    } else {
+        for (int k = 0; k < NUM_UNITS; ++k) run_unit(k);
     }
 
     int pass = 0, fail = g_setup_fail, skip = 0;
@@ -1753,7 +1833,7 @@ int main(int argc, char **argv)
                    "inputs), %s: mean %.4f, max %.4f (%s), %d runs\n",
                    k8_name[k], g_k8_sum[k] / g_k8_n[k], g_k8_max[k], g_k8_worst[k], g_k8_n[k]);
     report_unreached_routes();
-    if (ROUTES_ONLY && !g_filter && !g_quick) fail += check_route_union();
+    if (ROUTES_ONLY && !g_filter && !g_quick && g_unit < 0) fail += check_route_union();
     printf("%d passed, %d failed, %d skipped\n", pass, fail, skip);
     if (fail) return 1;
     if (pass == 0 && skip > 0) return 77;
