@@ -99,9 +99,10 @@ merge_units() {
        }
        END {
          if (!units) exit; out = ""; c = 0
-         for (x in never) if (never[x] == units) { out = out " " x; ++c }
+         for (x in never) if (never[x] == units) { out = out " " x; print x > list; ++c }
+         if (c > 16) out = sprintf(" %d variants, listed in %s", c, list)
          printf "sm80 route coverage (units merged): %d of %d kernel variants launched%s\n", total - c, total, c ? "; never:" out : ""
-       }' "$LOG/$pass"/u*.log
+       }' list="$LOG/$pass/never_launched.txt" "$LOG/$pass"/u*.log
 }
 
 if [ "$JOBS" -gt 1 ] && [ -x "$BUILD/tests/test_gpu" ] && [ $((C_TESTS + EXTRA_TESTS)) -gt 0 ]; then
@@ -126,7 +127,7 @@ if [ "$JOBS" -gt 1 ] && [ -x "$BUILD/tests/test_gpu" ] && [ $((C_TESTS + EXTRA_T
   [ $C_TESTS -eq 1 ] && passes+=(full)
   [ $EXTRA_TESTS -eq 1 ] && passes+=(smem99k)
   t0=$(date +%s)
-  for pass in "${passes[@]}"; do mkdir -p "$LOG/$pass"; rm -f "$LOG/$pass"/u*; done
+  for pass in "${passes[@]}"; do mkdir -p "$LOG/$pass"; rm -f "$LOG/$pass"/u* "$LOG/$pass/never_launched.txt"; done
   for k in $(seq 0 $((units - 1))); do for pass in "${passes[@]}"; do echo "$pass $k"; done; done |
     xargs -P "$JOBS" -n 2 bash -c 'unit_job "$0" "$1"'
   echo "test_gpu units: $(( $(date +%s) - t0 )) s"
