@@ -79,13 +79,14 @@ export BUILD LOG
 
 # a pass's units merged: totals, failures, and the variants no unit launched (in every "never:" list)
 merge_units() {
-  local pass=$1 title=$2 n=$3 rc=0 p=0 f=0 sk=0 l r k
+  local pass=$1 title=$2 n=$3 rc=0 p=0 f=0 sk=0 l r k lp lf lsk
   for k in $(seq 0 $((n - 1))); do
     r=$(cat "$LOG/$pass/u$k.rc" 2>/dev/null || echo 255)
     [ "$r" = 0 ] || [ "$r" = 77 ] || { rc=$r; echo "-- $pass unit $k: rc=$r"; grep -E '^FAIL' "$LOG/$pass/u$k.log" | head -20; tail -5 "$LOG/$pass/u$k.log"; }
     l=$(last_line "$LOG/$pass/u$k.log")
     [ -n "$l" ] || { [ "$rc" = 0 ] && rc=1; echo "-- $pass unit $k: no summary line"; continue; }
-    p=$((p + $(echo "$l" | awk '{print $1}'))); f=$((f + $(echo "$l" | awk '{print $3}'))); sk=$((sk + $(echo "$l" | awk '{print $5}')))
+    read -r lp _ lf _ lsk _ <<<"$l" # "P passed, F failed, S skipped"
+    p=$((p + lp)); f=$((f + lf)); sk=$((sk + lsk))
   done
   cat "$LOG/$pass"/u*.log >"$LOG/test_gpu_$pass.log"
   [ "$rc" = 0 ] || fails=$((fails + 1))

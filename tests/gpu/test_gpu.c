@@ -1666,37 +1666,32 @@ static void sm80_lpt_cases(void)
    builds the same inputs as the whole run does. scripts/gpu_suite.sh runs the units as parallel
    processes: the fp64 reference, not the GPU, sets the suite's wall time. A unit holds whole
    sections, so their route expectations still hold in it. */
-static const flashc_dtype UNIT_DT16[2] = {FLASHC_DTYPE_BF16, FLASHC_DTYPE_F16};
-static const flashc_dtype UNIT_DT8[2] = {FLASHC_DTYPE_FP8_E4M3, FLASHC_DTYPE_INT8};
 static const int UNIT_DIMS[3] = {64, 128, 256};
 
-/* unit arg i: dtype i / 3, head dim i % 3 */
-static void unit_16bit(int i)
+/* unit arg i: dtype ALL_DTYPES[i / 3], head dim UNIT_DIMS[i % 3]: the feature grid (and, 8-bit,
+   the 8-bit cases) of one dtype and head dim */
+static void dtype_dim_cases(int i)
 {
-    const flashc_dtype dt = UNIT_DT16[i / 3];
+    const flashc_dtype dt = ALL_DTYPES[i / 3];
     const int d = UNIT_DIMS[i % 3];
-    if (g_quick && !(dt == FLASHC_DTYPE_BF16 || d == 128)) return;
-    feature_cases(dt, d);
-}
-
-static void unit_8bit(int i)
-{
-    const int t = i / 3, d = UNIT_DIMS[i % 3];
+    if (!is_8bit(dt)) {
+        if (g_quick && !(dt == FLASHC_DTYPE_BF16 || d == 128)) return;
+        feature_cases(dt, d);
+        return;
+    }
     if (g_quick && d != 128) return;
-    eight_bit_cases(UNIT_DT8[t], d);
-    if (!g_quick || t == 0) feature_cases(UNIT_DT8[t], d);
+    eight_bit_cases(dt, d);
+    if (!g_quick || dt == FLASHC_DTYPE_FP8_E4M3) feature_cases(dt, d);
 }
 
-static void unit_big(int i)
+static void quick_skipped_big_cases(void)
 {
-    (void)i;
     if (!g_quick) big_cases();
 }
 
 /* outside the support matrix: a backend may refuse (skipped), but must not misbehave */
-static void unit_outside_matrix(int i)
+static void outside_matrix_cases(void)
 {
-    (void)i;
     for (int k = 0; k < 2; ++k) {
         tcase c = base_case(FLASHC_DTYPE_BF16, k ? 96 : 32);
         c.causal = 1;
@@ -1705,54 +1700,43 @@ static void unit_outside_matrix(int i)
     }
 }
 
-#define UNIT_SECTION(fn) \
-    static void unit_##fn(int i) \
-    { \
-        (void)i; \
-        fn(); \
-    }
-UNIT_SECTION(tail_split_cases)
-UNIT_SECTION(sm80_tile_cases)
-UNIT_SECTION(sm80_8bit_sk32_cases)
-UNIT_SECTION(sm80_sk_fast_cases)
-UNIT_SECTION(sm80_wave_split_cases)
-UNIT_SECTION(sm80_sk_page_cases)
-UNIT_SECTION(sm80_forced_split_cases)
-UNIT_SECTION(sm80_lpt_cases)
-UNIT_SECTION(multi_wave_cases)
-
+/* a unit runs `section`, or `indexed(arg)` */
 typedef struct test_unit {
     const char *name;
-    void (*run)(int arg);
+    void (*section)(void);
+    void (*indexed)(int arg);
     int arg;
 } test_unit;
 
 static const test_unit UNITS[] = {
-    {"bf16 d64", unit_16bit, 0}, {"bf16 d128", unit_16bit, 1}, {"bf16 d256", unit_16bit, 2},
-    {"f16 d64", unit_16bit, 3}, {"f16 d128", unit_16bit, 4}, {"f16 d256", unit_16bit, 5},
-    {"fp8 d64", unit_8bit, 0}, {"fp8 d128", unit_8bit, 1}, {"fp8 d256", unit_8bit, 2},
-    {"int8 d64", unit_8bit, 3}, {"int8 d128", unit_8bit, 4}, {"int8 d256", unit_8bit, 5},
-    {"big", unit_big, 0},
-    {"tail split", unit_tail_split_cases, 0},
-    {"sm80 tiles", unit_sm80_tile_cases, 0},
-    {"sm80 8-bit tiles fp8", sm80_8bit_tile_cases, 0},
-    {"sm80 8-bit tiles int8", sm80_8bit_tile_cases, 1},
-    {"sm80 8-bit sk32", unit_sm80_8bit_sk32_cases, 0},
-    {"sm80 sk fast", unit_sm80_sk_fast_cases, 0},
-    {"sm80 wave split", unit_sm80_wave_split_cases, 0},
-    {"sm80 sk pages", unit_sm80_sk_page_cases, 0},
-    {"sm80 forced split", unit_sm80_forced_split_cases, 0},
-    {"sm80 lpt", unit_sm80_lpt_cases, 0},
-    {"multi-wave", unit_multi_wave_cases, 0},
-    {"outside matrix", unit_outside_matrix, 0},
+    {"bf16 d64", NULL, dtype_dim_cases, 0}, {"bf16 d128", NULL, dtype_dim_cases, 1},
+    {"bf16 d256", NULL, dtype_dim_cases, 2}, {"f16 d64", NULL, dtype_dim_cases, 3},
+    {"f16 d128", NULL, dtype_dim_cases, 4}, {"f16 d256", NULL, dtype_dim_cases, 5},
+    {"fp8 d64", NULL, dtype_dim_cases, 6}, {"fp8 d128", NULL, dtype_dim_cases, 7},
+    {"fp8 d256", NULL, dtype_dim_cases, 8}, {"int8 d64", NULL, dtype_dim_cases, 9},
+    {"int8 d128", NULL, dtype_dim_cases, 10}, {"int8 d256", NULL, dtype_dim_cases, 11},
+    {"big", quick_skipped_big_cases, NULL, 0},
+    {"tail split", tail_split_cases, NULL, 0},
+    {"sm80 tiles", sm80_tile_cases, NULL, 0},
+    {"sm80 8-bit tiles fp8", NULL, sm80_8bit_tile_cases, 0},
+    {"sm80 8-bit tiles int8", NULL, sm80_8bit_tile_cases, 1},
+    {"sm80 8-bit sk32", sm80_8bit_sk32_cases, NULL, 0},
+    {"sm80 sk fast", sm80_sk_fast_cases, NULL, 0},
+    {"sm80 wave split", sm80_wave_split_cases, NULL, 0},
+    {"sm80 sk pages", sm80_sk_page_cases, NULL, 0},
+    {"sm80 forced split", sm80_forced_split_cases, NULL, 0},
+    {"sm80 lpt", sm80_lpt_cases, NULL, 0},
+    {"multi-wave", multi_wave_cases, NULL, 0},
+    {"outside matrix", outside_matrix_cases, NULL, 0},
 };
 #define NUM_UNITS ((int)(sizeof UNITS / sizeof UNITS[0]))
 
-/* unit k's stream: splitmix-style spread of the index, so neighbouring units share no state */
+/* unit k's stream: the seed with the index spread over all bits (tu_rng_init mixes it further) */
 static void run_unit(int k)
 {
     tu_rng_init(&g_rng, tu_seed() ^ (0x9E3779B97F4A7C15ull * (unsigned long long)(k + 1)));
-    UNITS[k].run(UNITS[k].arg);
+    if (UNITS[k].section) UNITS[k].section();
+    else UNITS[k].indexed(UNITS[k].arg);
 }
 
 int main(int argc, char **argv)
