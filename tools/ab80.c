@@ -24,6 +24,7 @@
    (prints the count of differing elements; AB_CHECK=2 also the largest absolute difference,
    bf16 output). AB_DTYPE=fp8|int8 runs the prefill grid in that
    dtype. */
+#define _POSIX_C_SOURCE 200809L /* strdup, setenv under -std=c11 */
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
