@@ -56,7 +56,7 @@
 #endif
 #define MAX_DEV_ALLOCS 64
 #define WS_POISON_BYTE 0xFF /* workspace fill: every f32 a NaN */
-#define GRAPH_REPLAYS 2     /* the second replay finds what the first left in the workspace */
+#define GRAPH_REPLAYS 2     /* decode loops replay one graph many times: it must repeat */
 
 enum { BE_SM80, BE_SM90, BE_AUTO, BE_COUNT };
 static const flashc_backend BE_ID[BE_COUNT] = {FLASHC_BACKEND_SM80, FLASHC_BACKEND_SM90, FLASHC_BACKEND_AUTO};
@@ -656,8 +656,7 @@ static int run_backend(const tcase *tc, inputs *in, const ptrs *dp, int be, cons
             printf("FAIL %s [%s]: repeated call is not bit-identical\n", tc->name, BE_NAME[be]);
             ok = 0;
         }
-        /* Graph capture: the call records into a graph and each replay matches (the second one
-           over the workspace the first left). */
+        /* Graph capture: the call records into a graph and every replay matches the direct call. */
         cudaStream_t s;
         cudaGraph_t g = NULL;
         cudaGraphExec_t ge = NULL;
