@@ -7,8 +7,10 @@
      memcpy      cudaMemcpyAsync d2d of K into a scratch buffer (the old yardstick)
      ldg         grid-stride 16-byte loads over K then V, 8 in flight per thread, 2 x SMs x 4 CTAs
      sk_ring     the split-key tile's copy pattern without its math: CTA (hk, b * splits + split)
-                 streams its key range of K and V for one KV head through a 3-stage cp.async ring
-                 of BLOCK_N-key blocks (default 64; 128 threads, 104 KB smem, 2 CTAs per SM), splits 1 / 2 / 4 / 8 / 16
+                 streams its key range of K and V for one KV head through a STAGES-stage cp.async
+                 ring of BLOCK_N-key blocks (defaults 3, 64; THREADS 128, 104 KB smem, 2 CTAs per
+                 SM), splits 1 / 2 / 4 / 8 / 16. Session 34 (docs/sm80.md): one CTA's stream grows
+                 with THREADS (the warps issuing copies), not with STAGES
    Usage: read_ceiling [memset|read] [hint]: "read" flushes L2 by reading the buffer instead (L2 left
    full of clean lines), hint picks the sk_ring copies' L2 policy / prefetch size (cp16 below);
    read_ceiling sweep: the best sk_ring split of every hint under both flushes, one line each.
@@ -46,10 +48,15 @@
 #ifndef BLOCK_N
 #define BLOCK_N 64
 #endif
-#define STAGES 3
+#ifndef STAGES
+#define STAGES 3 /* -DSTAGES=6: a ring deep enough for one CTA per SM to stream alone */
+#endif
+#ifndef THREADS
 #define THREADS 128
+#endif
 #define BLOCK_BYTES (BLOCK_N * ROW_BYTES)               /* one of K or V */
 #define SMEM_BYTES (8192 + STAGES * 2 * BLOCK_BYTES)    /* Q tile + ring, as the bf16 d128 m32 tile */
+#define MIN_CTAS (SMEM_BYTES > 113 * 1024 ? 1 : 2)     /* two per SM while two fit in 227 KB */
 
 __global__ void empty_kernel(void) {}
 
@@ -111,7 +118,7 @@ __global__ void read_flush_kernel(const uint4 *__restrict__ a, size_t n16, uint3
     if (acc == 0x12345678u) *sink = acc;
 }
 
-__global__ void __launch_bounds__(THREADS, 2) sk_ring_kernel(const char *__restrict__ k, const char *__restrict__ v,
+__global__ void __launch_bounds__(THREADS, MIN_CTAS) sk_ring_kernel(const char *__restrict__ k, const char *__restrict__ v,
                                                              int splits, uint32_t *sink, int hint)
 {
     const uint64_t pol = make_policy(hint);
@@ -208,9 +215,9 @@ int main(int argc, char **argv)
     cudaStream_t s;
     CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
     const double traffic = 2.0 * bytes; /* K + V read (memcpy: K read + written) */
-    printf("decode layout b %d, s_k %d, h_kv %d, d %d x %d B, %d-key blocks: K+V %.1f MB; %d SMs; median of %d, "
-           "L2 flushed by %s, cp.async hint %s\n",
-           B, SK, HKV, D, ELEM_BYTES, BLOCK_N, traffic / 1e6, nsm, REPS,
+    printf("decode layout b %d, s_k %d, h_kv %d, d %d x %d B, %d-key blocks, %d-stage ring of %d threads (%d KB): K+V "
+           "%.1f MB; %d SMs; median of %d, L2 flushed by %s, cp.async hint %s\n",
+           B, SK, HKV, D, ELEM_BYTES, BLOCK_N, STAGES, THREADS, SMEM_BYTES / 1024, traffic / 1e6, nsm, REPS,
            sweep ? "memset / reading" : g_read_flush ? "reading" : "memset", sweep ? "swept" : argc > 2 ? argv[2] : "0");
     if (sweep) {
         for (g_read_flush = 0; g_read_flush < 2; ++g_read_flush) {

@@ -330,9 +330,6 @@ typedef uint16_t elem_t;
 #else
 #define ARCH_SMEM_OPTIN_KB 99
 #endif
-#if SMEM_BYTES > ARCH_SMEM_OPTIN_KB * 1024 && !defined(FWD_ARCH_SKIPPED)
-#define FWD_ARCH_SKIPPED 1
-#endif
 #endif
 #define S_FRAGS (BLOCK_N / MMA_N)                 /* n8 accumulators of S per slab */
 #define O_FRAGS (D_OUT / MMA_N)                   /* n8 accumulators of O per slab */
@@ -440,6 +437,10 @@ typedef uint16_t elem_t;
 #if Q_CHUNKS_PER_THREAD * NUM_THREADS * CHUNK_ELEMS != TILE_Q_ELEMS || OUT_CHUNKS_PER_THREAD * NUM_THREADS != BLOCK_M * OUT_ROW_CHUNKS
 #error "split-key tiles: Q / output chunks must divide evenly over the threads"
 #endif
+#endif
+/* after the split-key tiles' BLOCK_M (their rows, not NUM_WARPS x WARP_ROWS) */
+#if defined(__CUDA_ARCH__) && SMEM_BYTES > ARCH_SMEM_OPTIN_KB * 1024 && !defined(FWD_ARCH_SKIPPED)
+#define FWD_ARCH_SKIPPED 1
 #endif
 
 /* QK_A_WORDS: registers of one Q.K^T A fragment as the MMA consumes it (4; 8 where e4m3 is
