@@ -10,7 +10,9 @@
                  streams its key range of K and V for one KV head through a STAGES-stage cp.async
                  ring of BLOCK_N-key blocks (defaults 3, 64; THREADS 128, 104 KB smem, 2 CTAs per
                  SM), splits 1 / 2 / 4 / 8 / 16. Session 34 (docs/sm80.md): one CTA's stream grows
-                 with THREADS (the warps issuing copies), not with STAGES
+                 with THREADS (the warps issuing copies), not with STAGES. -DVT=1 reads V as the
+                 8-bit paths store it (V^T [b, h_kv, d, s_k]); -DINTERLEAVE=1 gives split s the
+                 blocks s, s + splits, ... instead of a contiguous range
    Usage: read_ceiling [memset|read] [hint]: "read" flushes L2 by reading the buffer instead (L2 left
    full of clean lines), hint picks the sk_ring copies' L2 policy / prefetch size (cp16 below);
    read_ceiling sweep: the best sk_ring split of every hint under both flushes, one line each.
@@ -47,6 +49,12 @@
 #define ROW_BYTES (D * ELEM_BYTES)
 #ifndef BLOCK_N
 #define BLOCK_N 64
+#endif
+#ifndef INTERLEAVE
+#define INTERLEAVE 0 /* 1: key splits interleaved block by block instead of contiguous ranges */
+#endif
+#ifndef VT
+#define VT 0 /* 1: V stored as V^T [b, h_kv, d, s_k], as the 8-bit paths read it */
 #endif
 #ifndef STAGES
 #define STAGES 3 /* -DSTAGES=6: a ring deep enough for one CTA per SM to stream alone */
@@ -126,9 +134,23 @@ __global__ void __launch_bounds__(THREADS, MIN_CTAS) sk_ring_kernel(const char *
     extern __shared__ __align__(128) char smem[];
     const int hk = blockIdx.y, bi = blockIdx.z / splits, split = blockIdx.z % splits;
     const int blocks = SK / BLOCK_N, per = blocks / splits, b_lo = split * per;
+#if INTERLEAVE /* split s takes blocks s, s + splits, ...: an item's CTAs read neighbouring blocks at once */
+#define BLK(i) (split + (i) * splits)
+    (void)b_lo;
+#else
+#define BLK(i) (b_lo + (i))
+#endif
     const size_t row_stride = (size_t)HKV * ROW_BYTES;
     const char *kb = k + ((size_t)bi * SK * HKV + hk) * ROW_BYTES;
+#if VT /* V^T [b, h_kv, d, s_k]: a block is D rows of BLOCK_N keys, SK keys apart */
+    const char *vb = v + ((size_t)bi * HKV + hk) * D * SK * ELEM_BYTES;
+#define VT_ROW_CHUNKS (BLOCK_N * ELEM_BYTES / 16)
+#define VOFF(n, c, off) ((size_t)((c) / VT_ROW_CHUNKS) * SK * ELEM_BYTES + (size_t)(n) * BLOCK_N * ELEM_BYTES + \
+                         ((c) % VT_ROW_CHUNKS) * 16)
+#else
     const char *vb = v + ((size_t)bi * SK * HKV + hk) * ROW_BYTES;
+#define VOFF(n, c, off) (off)
+#endif
     const uint32_t ring = (uint32_t)__cvta_generic_to_shared(smem + 8192);
     const int tid = threadIdx.x;
     uint32_t acc = 0;
@@ -138,17 +160,17 @@ __global__ void __launch_bounds__(THREADS, MIN_CTAS) sk_ring_kernel(const char *
         int c = tid + it * THREADS, row = c / (ROW_BYTES / 16), ch = c % (ROW_BYTES / 16);                \
         size_t off = (size_t)((n) * BLOCK_N + row) * row_stride + ch * 16;                                 \
         cp16(ring + (st) * 2 * BLOCK_BYTES + c * 16, kb + off, hint, pol);                                           \
-        cp16(ring + (st) * 2 * BLOCK_BYTES + BLOCK_BYTES + c * 16, vb + off, vhint, pol);                             \
+        cp16(ring + (st) * 2 * BLOCK_BYTES + BLOCK_BYTES + c * 16, vb + VOFF(n, c, off), vhint, pol);                 \
     }
     for (int s = 0; s < STAGES - 1; ++s) {
-        if (s < per) { LOAD(b_lo + s, s) }
+        if (s < per) { LOAD(BLK(s), s) }
         asm volatile("cp.async.commit_group;\n");
     }
     for (int it = 0; it < per; ++it) {
         asm volatile("cp.async.wait_group %0;\n" ::"n"(STAGES - 2));
         __syncthreads();
         int nxt = it + STAGES - 1;
-        if (nxt < per) { LOAD(b_lo + nxt, nxt % STAGES) }
+        if (nxt < per) { LOAD(BLK(nxt), nxt % STAGES) }
         asm volatile("cp.async.commit_group;\n");
         acc ^= *(const uint32_t *)(smem + 8192 + (it % STAGES) * 2 * BLOCK_BYTES + tid * 16);
     }
@@ -215,9 +237,9 @@ int main(int argc, char **argv)
     cudaStream_t s;
     CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
     const double traffic = 2.0 * bytes; /* K + V read (memcpy: K read + written) */
-    printf("decode layout b %d, s_k %d, h_kv %d, d %d x %d B, %d-key blocks, %d-stage ring of %d threads (%d KB): K+V "
+    printf("decode layout b %d, s_k %d, h_kv %d, d %d x %d B, V^T %d, interleaved splits %d, %d-key blocks, %d-stage ring of %d threads (%d KB): K+V "
            "%.1f MB; %d SMs; median of %d, L2 flushed by %s, cp.async hint %s\n",
-           B, SK, HKV, D, ELEM_BYTES, BLOCK_N, STAGES, THREADS, SMEM_BYTES / 1024, traffic / 1e6, nsm, REPS,
+           B, SK, HKV, D, ELEM_BYTES, VT, INTERLEAVE, BLOCK_N, STAGES, THREADS, SMEM_BYTES / 1024, traffic / 1e6, nsm, REPS,
            sweep ? "memset / reading" : g_read_flush ? "reading" : "memset", sweep ? "swept" : argc > 2 ? argv[2] : "0");
     if (sweep) {
         for (g_read_flush = 0; g_read_flush < 2; ++g_read_flush) {
