@@ -133,12 +133,11 @@ __global__ void __launch_bounds__(THREADS, MIN_CTAS) sk_ring_kernel(const char *
     const int vhint = hint == 8 ? 1 : hint; /* 8: V only */
     extern __shared__ __align__(128) char smem[];
     const int hk = blockIdx.y, bi = blockIdx.z / splits, split = blockIdx.z % splits;
-    const int blocks = SK / BLOCK_N, per = blocks / splits, b_lo = split * per;
+    const int blocks = SK / BLOCK_N, per = blocks / splits;
 #if INTERLEAVE /* split s takes blocks s, s + splits, ...: an item's CTAs read neighbouring blocks at once */
 #define BLK(i) (split + (i) * splits)
-    (void)b_lo;
 #else
-#define BLK(i) (b_lo + (i))
+#define BLK(i) (split * per + (i))
 #endif
     const size_t row_stride = (size_t)HKV * ROW_BYTES;
     const char *kb = k + ((size_t)bi * SK * HKV + hk) * ROW_BYTES;
@@ -177,6 +176,8 @@ __global__ void __launch_bounds__(THREADS, MIN_CTAS) sk_ring_kernel(const char *
     asm volatile("cp.async.wait_group 0;\n");
     if (acc == 0x12345678u) *sink = acc;
 #undef LOAD
+#undef BLK
+#undef VOFF
 }
 
 static int g_read_flush; /* 1: flush L2 by reading (clean lines) instead of the memset */

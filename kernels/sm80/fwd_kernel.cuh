@@ -321,7 +321,7 @@ typedef uint16_t elem_t;
 /* Shared memory a block may opt into on the arch being compiled (sm_80/87 163 KB, sm_86/89 99 KB,
    sm_90 227 KB). A variant above it is never launched there (the host compares with the device's
    opt-in), so it compiles to an empty body rather than code ptxas spills (the 8-warp tiles on
-   sm_89, d256's on sm_80). */
+   sm_89, d256's on sm_80). The check follows the split-key tiles' BLOCK_M, below. */
 #if defined(__CUDA_ARCH__)
 #if __CUDA_ARCH__ >= 900
 #define ARCH_SMEM_OPTIN_KB 227
