@@ -5,7 +5,7 @@
    library. An entry "LIB@VAR=VAL" sets the environment variable VAR=VAL around that library's
    launches (for dev hooks).
    AB_SHAPES=prefill (default: bf16 prefill grid + one decode guard), paged (the split-key tiles'
-   paged twins: whole pages, 16-bit page-sub), deep8 (8-bit 33-64 rows,
+   paged twins: whole pages, 16-bit page-sub), wide8 (the wide 8-bit split-key tiles' rule), deep8 (8-bit 33-64 rows,
    contiguous and paged), sk32 (8-bit 17-64 rows, d128 and d64, contiguous and paged), sk32t (the
    32-row tiles' work threshold), one (AB_ONE="dtype,d,b,h_q,h_kv,s_q,s_k,page": a single shape,
    for a profiler) or decode: b 64, h 32/8,
@@ -283,6 +283,21 @@ int main(int argc, char **argv)
             for (int pg = 16; pg <= 64; pg *= 4) shape_ex(L, nl, flush, 128, 32768, 0, 8, 64, 8, sq, d8[0], pg, 32768);
         shape_ex(L, nl, flush, 128, 8192, 0, 64, 32, 8, 1, d8[0], 16, 8192);
         shape_ex(L, nl, flush, 128, 32768, 0, 8, 64, 8, 4, d8[0], 0, 32768);
+        return 0;
+    }
+    if (set && !strcmp(set, "wide8")) { /* the wide 8-bit split-key tiles' rule (sm80_sk_wide): fp8 / int8 d128
+                                            h 32/8, s_q 1 / 4, b 16-128 at 4k / 8k, b 8 / 16 at 32k,
+                                            contiguous; pages of 256 at b 32 / 64 8k; h 64/8 b 16 / 32 8k */
+        static const flashc_dtype d8[2] = {FLASHC_DTYPE_FP8_E4M3, FLASHC_DTYPE_INT8};
+        static const int bs[7] = {16, 24, 32, 48, 64, 96, 128};
+        for (int t = 0; t < 2; ++t) {
+            for (int sk = 4096; sk <= 8192; sk *= 2)
+                for (int bi = 0; bi < 7; ++bi)
+                    for (int sq = 1; sq <= 4; sq += 3) shape_ex(L, nl, flush, 128, sk, 0, bs[bi], 32, 8, sq, d8[t], 0, sk);
+            for (int b = 8; b <= 16; b *= 2) shape_ex(L, nl, flush, 128, 32768, 0, b, 32, 8, 1, d8[t], 0, 32768);
+            for (int b = 32; b <= 64; b *= 2) shape_ex(L, nl, flush, 128, 8192, 0, b, 32, 8, 1, d8[t], 256, 8192);
+            for (int b = 16; b <= 32; b *= 2) shape_ex(L, nl, flush, 128, 8192, 0, b, 64, 8, 1, d8[t], 0, 8192);
+        }
         return 0;
     }
     if (set && !strcmp(set, "deep8")) { /* 8-bit 33-64 rows: b 32, h 64/8, 8k, s_q 5 / 8, contiguous and

@@ -29,7 +29,7 @@ typedef struct sm80_fwd_params {
     int32_t transform;      /* 1: softcap, bias or ALiBi present (scores turned into log2 units first) */
     uint32_t page_div_mul;  /* paged: j / page_size = umulhi(j, mul) >> shift for 0 <= j < 2^31 */
     uint32_t page_div_shift;/*        (mul 0: page_size 1); see sm80_page_divider() */
-    int32_t page_block_keys;/* paged: the largest of 128, 64, 32 dividing page_size (else 0): pages hold whole key blocks */
+    int32_t page_block_keys;/* paged: the largest of 256, 128, 64, 32 dividing page_size (else 0): pages hold whole key blocks */
     float *ws_o;            /* [num_splits][total_q][h_q][d] f32 partial outputs (already / row sum) */
     float *ws_lse;          /* [num_splits][h_q][total_q] f32 partial LSE (natural log) */
     int32_t page_sub_shift; /* page-sub variants (FWD_PAGE_SUB) only: log2(page_size); row j of page id
@@ -202,6 +202,13 @@ SM80_DECLARE_FWD(flashc_sm80_fwd_e4m3_d64_m32_sk_wp)
 SM80_DECLARE_FWD(flashc_sm80_fwd_e4m3_d128_m32_sk_wp)
 SM80_DECLARE_FWD(flashc_sm80_fwd_int8_d64_m32_sk_wp)
 SM80_DECLARE_FWD(flashc_sm80_fwd_int8_d128_m32_sk_wp)
+/* the wide (8-warp, 256-key) twins of the 8-bit d128 16-row split-key tile and their lean loaders */
+SM80_DECLARE_FWD(flashc_sm80_fwd_e4m3_d128_m16_sk8)
+SM80_DECLARE_FWD(flashc_sm80_fwd_e4m3_d128_m16_sk8_f)
+SM80_DECLARE_FWD(flashc_sm80_fwd_e4m3_d128_m16_sk8_wp)
+SM80_DECLARE_FWD(flashc_sm80_fwd_int8_d128_m16_sk8)
+SM80_DECLARE_FWD(flashc_sm80_fwd_int8_d128_m16_sk8_f)
+SM80_DECLARE_FWD(flashc_sm80_fwd_int8_d128_m16_sk8_wp)
 #endif
 /* split-KV combine; pdl: launch it as a programmatic dependent of the forward grid (sm_90+) */
 cudaError_t flashc_sm80_combine(const sm80_fwd_params *prm, int pdl, cudaStream_t stream);

@@ -19,7 +19,7 @@
 #define SM80_MIN_BLOCKS_PER_SPLIT 2    /* a split below this many key blocks costs more than it gains */
 #define SM80_SPLIT_EFFICIENCY 0.85     /* take the fewest splits within this of the best wave fill */
 #define SM80_WS_ALIGN 256
-#define SM80_MAX_BLOCK_N 128           /* key-block sizes of the variants (fwd_kernel.cuh BLOCK_N) */
+#define SM80_MAX_BLOCK_N 256           /* key-block sizes of the variants (fwd_kernel.cuh BLOCK_N) */
 #define SM80_MIN_BLOCK_N 32
 #define SM80_CP_ASYNC_CHUNK_BYTES 16   /* one cp.async copy: a V^T chunk must start at a multiple */
 
@@ -188,6 +188,13 @@ typedef struct sm80_variant {
    _sk_f: see sm80_sk_wp_ok */
 #define SM80_VARIANT_SK_WP(dtype, dt, dd, mm) \
     SM80_VARIANT_NAMED(dtype, dd, mm, SM80_KIND_SPLIT_KEYS_WHOLE_PAGES, flashc_sm80_fwd_##dt##_d##dd##_m##mm##_sk_wp)
+/* The 8-bit d128 16-row split-key tile's wide twins (fwd_<dt>_d128_m16_sk8*: 8 warps, 256-key blocks,
+   one CTA per SM), whole-page, lean-loader and general, listed before the 4-warp tiles: see
+   sm80_sk_wide */
+#define SM80_VARIANT_SK8(dtype, dt)                                                                         \
+    SM80_VARIANT_NAMED(dtype, 128, 16, SM80_KIND_SPLIT_KEYS_WHOLE_PAGES, flashc_sm80_fwd_##dt##_d128_m16_sk8_wp), \
+        SM80_VARIANT_NAMED(dtype, 128, 16, SM80_KIND_SPLIT_KEYS_FAST_KV, flashc_sm80_fwd_##dt##_d128_m16_sk8_f), \
+        SM80_VARIANT_NAMED(dtype, 128, 16, SM80_KIND_SPLIT_KEYS, flashc_sm80_fwd_##dt##_d128_m16_sk8)
 /* 8-bit pages of exactly 16 keys: a V^T row of a page is one 16-byte chunk, so two rows share each
    32-byte sector, and the _sk_pg layout (rows a V^T row apart in shared memory) made LDGSTS fetch
    every sector twice (Nsight Compute: 1.5x the L2-to-SM sectors). The _sk_pg16 twins store V^T as
@@ -290,10 +297,12 @@ static const sm80_variant k_variants[] = {
     SM80_VARIANT_SK(FLASHC_DTYPE_INT8, int8, 64, 32),      SM80_VARIANT_SK(FLASHC_DTYPE_INT8, int8, 128, 32),
     SM80_VARIANT_SK_WP(FLASHC_DTYPE_FP8_E4M3, e4m3, 64, 16),
     SM80_VARIANT_DEEP_PG(FLASHC_DTYPE_FP8_E4M3, e4m3, 64, 64, 8), SM80_VARIANT_SK_F(FLASHC_DTYPE_FP8_E4M3, e4m3, 64, 16), SM80_VARIANT_SK(FLASHC_DTYPE_FP8_E4M3, e4m3, 64, 16), SM80_VARIANT_DEEP(FLASHC_DTYPE_FP8_E4M3, e4m3, 64, 64, 8),
+    SM80_VARIANT_SK8(FLASHC_DTYPE_FP8_E4M3, e4m3),
     SM80_VARIANT_SK_WP(FLASHC_DTYPE_FP8_E4M3, e4m3, 128, 16),
     SM80_VARIANT_DEEP_PG(FLASHC_DTYPE_FP8_E4M3, e4m3, 128, 64, 6), SM80_VARIANT_SK_F(FLASHC_DTYPE_FP8_E4M3, e4m3, 128, 16), SM80_VARIANT_SK(FLASHC_DTYPE_FP8_E4M3, e4m3, 128, 16), SM80_VARIANT_DEEP(FLASHC_DTYPE_FP8_E4M3, e4m3, 128, 64, 6),
     SM80_VARIANT_SK_WP(FLASHC_DTYPE_INT8, int8, 64, 16),
     SM80_VARIANT_DEEP_PG(FLASHC_DTYPE_INT8, int8, 64, 64, 8),     SM80_VARIANT_SK_F(FLASHC_DTYPE_INT8, int8, 64, 16), SM80_VARIANT_SK(FLASHC_DTYPE_INT8, int8, 64, 16), SM80_VARIANT_DEEP(FLASHC_DTYPE_INT8, int8, 64, 64, 8),
+    SM80_VARIANT_SK8(FLASHC_DTYPE_INT8, int8),
     SM80_VARIANT_SK_WP(FLASHC_DTYPE_INT8, int8, 128, 16),
     SM80_VARIANT_DEEP_PG(FLASHC_DTYPE_INT8, int8, 128, 64, 6),    SM80_VARIANT_SK_F(FLASHC_DTYPE_INT8, int8, 128, 16), SM80_VARIANT_SK(FLASHC_DTYPE_INT8, int8, 128, 16), SM80_VARIANT_DEEP(FLASHC_DTYPE_INT8, int8, 128, 64, 6),
     /* 8-bit 128-row prefill tiles (see sm80_8bit_two_slab; d64 / d128 two-slab, int8 d64 only as the
@@ -550,6 +559,27 @@ static int sm80_sk32_rows(const flashc_problem *p, const flashc_device_info *dev
     return blocks >= (long long)SM80_SK32_MIN_BLOCKS_PER_SLOT * dev->num_sms * SM80_CTAS_PER_SM_TARGET;
 }
 
+/* The wide 8-bit split-key tiles (_m16_sk8*: 8 warps share 16 rows, each an eighth of every 256-key
+   block; 196 KB, one CTA per SM) for at most 16 rows per KV head and at least
+   SM80_SK_WIDE_MIN_KEYS_PER_SM keys per SM (b x h_kv x s_k / SMs: the key range each CTA streams
+   once the splits fill the GPU). One 4-warp CTA streams about 31 GB/s per SM and 8 copy warps 48
+   (read_ceiling, session 34). H200 (session 35, ab80 AB_SHAPES=wide8, h 32/8, s_q 1 / 4, fp8 and
+   int8 alike, GB/s against the 4-warp tiles): 4k keys b 48-128 +2-7.5 % (fp8 b 128 4007 -> 4125),
+   8k b 24-128 +3.3-7.1 % (b 64 3965 -> 4152, b 96-128 4220-4270), 32k b 8 / 16 +2.7-4.9 %, b 16 8k
+   +2.5-3.7 %, pages of 256 +2.3-3.5 %; b 16-32 4k (4-8k keys per SM) -0.6 to +1.6 %; b 8 h 64/8 4k
+   (2k keys per SM, split keys of 8 blocks) -0.5 to -1.7 % at s_q 1 and -9 to -14 % as two tiles of
+   32 rows (session 34), where the ring's fill and drain of 256-key blocks is exposed. Dev hook (not
+   API): FLASHC_SM80_SK_WIDE=0 never, =1 wherever the tile holds the rows. */
+#define SM80_SK_WIDE_MIN_KEYS_PER_SM 6144
+#define SM80_SK_WIDE_BLOCK_N 256
+static int sm80_sk_wide(const flashc_problem *p, const flashc_device_info *dev, long long rows)
+{
+    const char *e = getenv("FLASHC_SM80_SK_WIDE");
+    if (rows > SM80_SK_ROWS_8BIT) return 0;
+    if (e) return atoi(e) == 1;
+    return (long long)p->b * p->h_kv * p->s_k >= (long long)SM80_SK_WIDE_MIN_KEYS_PER_SM * dev->num_sms;
+}
+
 /* Largest tile (listed first) for the dtype and head dim that the rows warrant and the device's
    shared memory allows. Returns 0 if none. */
 static int pick_variant(const flashc_problem *p, const flashc_device_info *dev, long long rows, sm80_plan *pl)
@@ -581,6 +611,8 @@ static int pick_variant(const flashc_problem *p, const flashc_device_info *dev, 
         const int sk_wp = v->kind == SM80_KIND_SPLIT_KEYS_WHOLE_PAGES;
         const int sk_pg = v->kind == SM80_KIND_SPLIT_KEYS_PAGE_SUB;
         const int sk = v->kind == SM80_KIND_SPLIT_KEYS || sk_pg || pg16 || sk_f || sk_wp;
+        const int wide = sk && v->block_n() == SM80_SK_WIDE_BLOCK_N;
+        if (wide && !sm80_sk_wide(p, dev, rows)) continue;
         if (sk_f && !sm80_sk_fast_ok(p)) continue;
         if (sk_wp && !sm80_sk_wp_ok(p, v->block_n())) continue;
         if (sk_pg && !is8 && !sm80_sk_pg_16bit(rows)) continue;
@@ -603,9 +635,10 @@ static int pick_variant(const flashc_problem *p, const flashc_device_info *dev, 
         if (deep && pg != (sub > 0)) continue;
         if (v->block_m > SM80_SMALL_TILE_M && rows < SM80_BIG_TILE_MIN_ROWS) continue;
         if (v->smem() > dev->max_smem_optin) continue;
-        /* deep rings are for decode-shaped tiles (8-bit has only 64-row tiles, so say it) */
+        /* deep rings are for decode-shaped tiles (8-bit has only 64-row tiles, so say it); the wide
+           split-key tiles run one CTA per SM by design (sm80_sk_wide) */
         if (deep && (rows >= SM80_BIG_TILE_MIN_ROWS || dev->cc_major * 10 + dev->cc_minor < SM80_DEEP_MIN_CC ||
-                        SM80_DEEP_CTAS_PER_SM * v->smem() > dev->max_smem_optin))
+                        (!wide && SM80_DEEP_CTAS_PER_SM * v->smem() > dev->max_smem_optin)))
             continue;
         pl->fn = v->fn;
         pl->variant = i;

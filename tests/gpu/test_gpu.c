@@ -1589,6 +1589,86 @@ static void sm80_sk_page_cases(void)
         }
 }
 
+/* The wide 8-bit split-key tiles (fwd_<dt>_d128_m16_sk8*: 8 warps, 256-key blocks; sm80_launch.cu
+   sm80_sk_wide), forced with FLASHC_SM80_SK_WIDE=1 on small grids: the lean loader (_sk8_f: key
+   counts of multiples of 16, a partly filled last block, seqused_k with an empty sequence, 1-16
+   rows, causal and window, every score transform, LSE, f16 output, determinism and graph capture,
+   2 and 3 forced splits), whole pages of one and two blocks (_sk8_wp, last pages partly filled),
+   the general loader (_sk8: odd key counts, varlen K/V, whole pages with FLASHC_SM80_SK_WP=0);
+   then, unforced, the rule's threshold from both sides (72 CTAs, 2 splits on an H200). */
+#define SK_WIDE_MIN_KEYS_PER_SM 6144 /* sm80_launch.cu SM80_SK_WIDE_MIN_KEYS_PER_SM */
+static void sm80_sk_wide_cases(void)
+{
+    const flashc_dtype dts[2] = {FLASHC_DTYPE_FP8_E4M3, FLASHC_DTYPE_INT8};
+    tcase c;
+    for (int t = 0; t < 2; ++t) {
+        const flashc_dtype dt = dts[t];
+        const char *dtn = kernel_dt(dt);
+        route_mark mark;
+        route_mark_set(&mark);
+        setenv("FLASHC_SM80_SK_WIDE", "1", 1);
+        c = base_case(dt, 128); c.b = 3; c.sq = 1; c.sk = 4112; c.hkv = 2; c.hq = 8; c.extra = 1;
+        named(&c, "decode wide 4 rows sk4112"); run_case(c);
+        c = base_case(dt, 128); c.b = 3; c.sq = 2; c.sk = 2048; c.hkv = 1; c.hq = 8; c.seqused = 1; c.causal = 1;
+        c.wl = 300;
+        { int lk[3] = {2048, 0, 1040}; memcpy(c.seqlens_k, lk, sizeof lk); }
+        named(&c, "decode wide 16 rows seqused empty causal window"); run_case(c);
+        c = base_case(dt, 128); c.b = 2; c.sq = 1; c.sk = 1024; c.hkv = 2; c.hq = 8; c.softcap = 6.0f;
+        c.alibi = ALIBI_BH; c.bias = BIAS_FULL; c.lse = 1;
+        named(&c, "decode wide softcap alibi bias lse"); run_case(c);
+        c = base_case(dt, 128); c.b = 8; c.sq = 2; c.sk = 160; c.hkv = 4; c.hq = 16; c.out_dt = FLASHC_DTYPE_F16;
+        named(&c, "decode wide 8 rows sk160 f16 out"); run_case(c);
+        setenv("FLASHC_SM80_SPLITS", "2", 1);
+        c = base_case(dt, 128); c.b = 2; c.sq = 4; c.sk = 1808; c.hkv = 2; c.hq = 8; c.causal = 1; c.lse = 1;
+        named(&c, "decode wide forced 2 splits causal"); run_case(c);
+        setenv("FLASHC_SM80_SPLITS", "3", 1);
+        c = base_case(dt, 128); c.b = 3; c.sq = 1; c.sk = 2064; c.hkv = 2; c.hq = 4; c.seqused = 1;
+        { int lk[3] = {2064, 0, 272}; memcpy(c.seqlens_k, lk, sizeof lk); }
+        named(&c, "decode wide forced 3 splits seqused short"); run_case(c);
+        unsetenv("FLASHC_SM80_SPLITS");
+        expect_routef(&mark, "wide skf cases", "_%s_d128_m16_sk8_f$", dtn);
+        route_mark_set(&mark);
+        c = base_case(dt, 128); c.b = 3; c.kv = KV_PAGED; c.page_size = 256; c.sq = 2; c.hkv = 2; c.hq = 16;
+        c.extra = 1;
+        { int lk[3] = {2000, 0, 1001}; memcpy(c.seqlens_k, lk, sizeof lk); }
+        named(&c, "decode wide paged ps256 16 rows"); run_case(c);
+        const tcase wp_first = c;
+        c = base_case(dt, 128); c.b = 2; c.kv = KV_PAGED; c.page_size = 512; c.sq = 1; c.hkv = 2; c.hq = 8;
+        c.softcap = 6.0f; c.alibi = ALIBI_H; c.causal = 1;
+        { int lk[2] = {1777, 2500}; memcpy(c.seqlens_k, lk, sizeof lk); }
+        named(&c, "decode wide paged ps512 causal softcap alibi"); run_case(c);
+        setenv("FLASHC_SM80_SPLITS", "3", 1);
+        c = wp_first; c.extra = 0; c.lse = 1; c.wl = 500;
+        named(&c, "decode wide paged ps256 forced 3 splits window"); run_case(c);
+        unsetenv("FLASHC_SM80_SPLITS");
+        expect_routef(&mark, "wide skwp cases", "_%s_d128_m16_sk8_wp$", dtn);
+        route_mark_set(&mark);
+        c = base_case(dt, 128); c.b = 3; c.sq = 2; c.sk = 2001; c.hkv = 2; c.hq = 16; c.causal = 1; c.lse = 1;
+        named(&c, "decode wide general sk2001 causal"); run_case(c);
+        c = base_case(dt, 128); c.b = 3; c.kv = KV_VARLEN; c.sq = 1; c.hkv = 2; c.hq = 8; c.softcap = 5.0f;
+        c.bias = BIAS_FULL;
+        { int lk[3] = {1501, 77, 2093}; memcpy(c.seqlens_k, lk, sizeof lk); }
+        named(&c, "decode wide general varlen softcap bias"); run_case(c);
+        setenv("FLASHC_SM80_SK_WP", "0", 1);
+        c = wp_first; c.extra = 0; named(&c, "decode wide general paged ps256"); run_case(c);
+        unsetenv("FLASHC_SM80_SK_WP");
+        unsetenv("FLASHC_SM80_SK_WIDE");
+        expect_routef(&mark, "wide general cases", "_%s_d128_m16_sk8$", dtn);
+        /* the rule at its threshold: b x h_kv x s_k = SK_WIDE_MIN_KEYS_PER_SM keys per SM takes the wide tile, one key less the 4-warp general one
+           (a V^T row of an odd key count: not the lean loader) */
+        const int sms = g_sms > 0 ? g_sms : 132, ctas = 2 * 36;
+        const int sk_min = (int)(((long long)SK_WIDE_MIN_KEYS_PER_SM * sms + ctas - 1) / ctas);
+        route_mark_set(&mark);
+        c = base_case(dt, 128); c.b = 2; c.sq = 2; c.sk = sk_min; c.hkv = 36; c.hq = 72;
+        named(&c, "decode wide rule at the threshold"); run_case(c);
+        expect_routef(&mark, "wide rule case", "_%s_d128_m16_sk8", dtn);
+        route_mark_set(&mark);
+        c.sk = (sk_min - 1) % 16 ? sk_min - 1 : sk_min - 2;
+        named(&c, "decode wide rule below the threshold"); run_case(c);
+        expect_routef(&mark, "wide rule below case", "_%s_d128_m16_sk$", dtn);
+    }
+}
+
 /* Forced key splits (FLASHC_SM80_SPLITS: 2, 3, 4 and 5; the default rule keeps one or two for these
    small batches) through the workspace and the combine grid, on every split-key route: the lean
    loader (_sk_f, with an empty sequence, determinism and graph capture), the general loader on
@@ -1739,6 +1819,7 @@ static const test_unit UNITS[] = {
     {"sm80 wave split", sm80_wave_split_cases, NULL, 0},
     {"sm80 sk pages", sm80_sk_page_cases, NULL, 0},
     {"sm80 forced split", sm80_forced_split_cases, NULL, 0},
+    {"sm80 sk wide", sm80_sk_wide_cases, NULL, 0},
     {"sm80 lpt", sm80_lpt_cases, NULL, 0},
     {"multi-wave", multi_wave_cases, NULL, 0},
     {"outside matrix", outside_matrix_cases, NULL, 0},

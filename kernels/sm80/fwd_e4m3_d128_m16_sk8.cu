@@ -1,0 +1,18 @@
+/* sm80 forward variant: e4m3 inputs (V sequence-innermost), head dim 128, wide split-key decode tile
+   (fwd_splitk.cuh): 16 query rows shared by 8 warps, each taking an eighth of every 256-key block;
+   3-stage K/V ring (196 KB: one CTA per SM). The 4-warp fwd_e4m3_d128_m16_sk.cu's twin for grids that
+   fill the GPU without key splits (host sm80_sk_wide): twice the copy warps per SM. Built for sm_90
+   only, like the deep decode variants; empty below. */
+#include "sm80/sm80_fwd.h"
+#if FLASHC_SM80_ENABLE_8BIT
+#define FWD_E4M3 1
+#define FWD_HEAD_DIM 128
+#define FWD_M_SLABS 1
+#define FWD_BLOCK_N 256
+#define FWD_NUM_WARPS 8
+#define FWD_STAGES 3
+#define FWD_MIN_ARCH 900
+#define FWD_WARP_SPLIT_KEYS 1
+#define FWD_NAME FWD_SK_NAME(flashc_sm80_fwd_e4m3_d128_m16_sk8) /* _f, _wp: its lean-loader twins */
+#include "sm80/fwd_kernel.cuh"
+#endif
