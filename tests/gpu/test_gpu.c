@@ -1595,7 +1595,7 @@ static void sm80_sk_page_cases(void)
    rows, causal and window, every score transform, LSE, f16 output, determinism and graph capture,
    2 and 3 forced splits), whole pages of one and two blocks (_sk8_wp, last pages partly filled),
    the general loader (_sk8: odd key counts, varlen K/V, whole pages with FLASHC_SM80_SK_WP=0);
-   then, unforced, the rule's threshold from both sides (72 CTAs, 2 splits on an H200). */
+   then, unforced, the rule's threshold from both sides (72 CTAs: fewer than the SMs, keys split). */
 #define SK_WIDE_MIN_KEYS_PER_SM 6144 /* sm80_launch.cu SM80_SK_WIDE_MIN_KEYS_PER_SM */
 static void sm80_sk_wide_cases(void)
 {
