@@ -64,7 +64,8 @@
 #endif
 #define BLOCK_BYTES (BLOCK_N * ROW_BYTES)               /* one of K or V */
 #define SMEM_BYTES (8192 + STAGES * 2 * BLOCK_BYTES)    /* Q tile + ring, as the bf16 d128 m32 tile */
-#define MIN_CTAS (SMEM_BYTES > 113 * 1024 ? 1 : 2)     /* two per SM while two fit in 227 KB */
+#define SMEM_OPTIN_KB 227                               /* sm_90's per-block opt-in */
+#define MIN_CTAS (2 * SMEM_BYTES > SMEM_OPTIN_KB * 1024 ? 1 : 2) /* two per SM while two fit */
 
 __global__ void empty_kernel(void) {}
 

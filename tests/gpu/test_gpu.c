@@ -1654,9 +1654,10 @@ static void sm80_sk_wide_cases(void)
         unsetenv("FLASHC_SM80_SK_WP");
         unsetenv("FLASHC_SM80_SK_WIDE");
         expect_routef(&mark, "wide general cases", "_%s_d128_m16_sk8$", dtn);
-        /* the rule at its threshold: b x h_kv x s_k = SK_WIDE_MIN_KEYS_PER_SM keys per SM takes the wide tile, one key less the 4-warp general one
-           (a V^T row of an odd key count: not the lean loader) */
-        const int sms = g_sms > 0 ? g_sms : 132, ctas = 2 * 36;
+        /* the rule at its threshold: b x h_kv x s_k = SK_WIDE_MIN_KEYS_PER_SM keys per SM takes the
+           wide tile, one key less the 4-warp general one (an odd key count's V^T rows: not the
+           lean loader) */
+        const int sms = g_sms > 0 ? g_sms : H200_SMS, ctas = 2 * 36;
         const int sk_min = (int)(((long long)SK_WIDE_MIN_KEYS_PER_SM * sms + ctas - 1) / ctas);
         route_mark_set(&mark);
         c = base_case(dt, 128); c.b = 2; c.sq = 2; c.sk = sk_min; c.hkv = 36; c.hq = 72;
