@@ -10,9 +10,9 @@
    32-row tiles' work threshold), one (AB_ONE="dtype,d,b,h_q,h_kv,s_q,s_k,page": a single shape,
    for a profiler) or decode: b 64, h 32/8,
    s_k 8k, s_q 1, d128 in bf16/fp8/int8, contiguous and paged (pages of 16 and 64, in a scattered
-   order); 8-bit calls use V^T (v_transposed = 1) and bf16 output; then bf16 pages of 8 and 32,
-   the small-batch rows (b 8, h 64/8, s_k 4k/32k, s_q 1/4), b 64 h 32/8 4k and b 128 h 32/32
-   4k/32k, each small one next to a device-to-device copy of half its K+V bytes (same DRAM
+   order); 8-bit calls use V^T (v_transposed = 1; AB_VT=0: V in K's layout) and bf16 output; then
+   bf16 pages of 8 and 32, the small-batch rows (b 8, h 64/8, s_k 4k/32k, s_q 1/4), b 64 h 32/8 4k
+   and b 128 h 32/32 4k/32k, each small one next to a device-to-device copy of half its K+V bytes (same DRAM
    traffic: what a plain stream of those bytes achieves, launch included); then fp8 and int8 rows
    of b 8, h 64/8 (4k s_q 1/4, 32k s_q 4 contiguous and with pages of 64 / 256) and b 64, h 32/8,
    8k, s_q 4. Decode rows (s_q < 16)
@@ -57,7 +57,8 @@ static void shape_ex(lib *L, int nl, void *flush, int d, int s, int causal, int 
                      flashc_dtype dt, int page, int sk)
 {
     const int eb = dt == FLASHC_DTYPE_BF16 || dt == FLASHC_DTYPE_F16 ? 2 : 1; /* input bytes */
-    const int vt = eb == 1; /* 8-bit: V^T */
+    /* 8-bit: V^T, or with AB_VT=0 V in K's layout (the _vr twins) */
+    const int vt = eb == 1 && !(getenv("AB_VT") && atoi(getenv("AB_VT")) == 0);
     const int pages_per_seq = page ? (sk + page - 1) / page : 0;
     const int64_t num_pages = (int64_t)b * pages_per_seq;
     size_t nq = (size_t)b * sq * hq * d, nk = page ? (size_t)num_pages * page * hkv * d : (size_t)b * sk * hkv * d;

@@ -75,6 +75,11 @@
  *                 once per half while their shared-memory targets were a row apart: 1.5x the
  *                 L2-to-SM sectors (Nsight Compute). H200 fp8 / int8 b 64 h 32/8 8k: +20 %
  *                 (3.11 -> 3.75 TB/s); pages of 32-64 keys keep the row layout (-17 % with pairs)
+ *   FWD_V_ROWS    optional (default 0; the 8-bit _vr twins): V in K's layout (v_transposed = 0, what
+ *                 engines' fp8 KV caches hold), staged like K (swz_v) and turned into P.V's B
+ *                 fragments by ldmatrix.trans and byte permutes (compute_pv, o_columns_to_std). The
+ *                 symbol gains _vr (FWD_SYM). H200 fp8 decode against V^T: contiguous within
+ *                 -1.2 to +0.5 %, pages of 16 keys +4-12 %, 64 keys +1.5-2.5 % (docs/sm80.md)
  *   FWD_SK_ROW_GROUPS optional (default 1; the 8-bit _m32_sk split-key tiles: 2): the split-key
  *                 tile's warps form row groups of 16 rows, each group's warps splitting every key
  *                 block, so one CTA reads a K/V block for 32 rows. H200 fp8 / int8 d128, 17-32 and
@@ -113,8 +118,9 @@
  *            +42 % (d256)
  *
  * 8-bit inputs (e4m3 on sm_89+, int8 on sm_80+): Q/K fragments use the same ldmatrix addressing in
- * 16-byte chunks and mma m16n8k32 (BLOCK_N = 32); V must come sequence-innermost (v_transposed), so
- * its smem tile is d rows x BLOCK_N keys and plain ldmatrix yields the B fragments of P.V. The A
+ * 16-byte chunks and mma m16n8k32 (BLOCK_N = 32); V sequence-innermost (v_transposed) makes its
+ * smem tile d rows x BLOCK_N keys, and plain ldmatrix yields the B fragments of P.V (V in K's
+ * layout: the FWD_V_ROWS twins, which build the same fragments from K-like rows). The A
  * operand of P.V wants keys {4t..4t+3} per thread: the Q.K^T ldmatrix permutes the keys inside
  * each 16 so that the S accumulator holds exactly those (S_KEY). e4m3: P = 2^(x - max + 8) in
  * [0, 256] (FA3's max offset; the 2^8 cancels in O / l), rounded to e4m3 on sm_89 and to f16 on
@@ -381,6 +387,18 @@ typedef uint16_t elem_t;
 #if FWD_VT_ROW_PAIRS && !(IS_8BIT && FWD_PAGE_SUB && FWD_WARP_SPLIT_KEYS && BLOCK_N >= 4 * CHUNK_ELEMS)
 #error "FWD_VT_ROW_PAIRS: the 8-bit split-key page-sub tiles only (pages of 16 keys, 4+ chunks per V^T row)"
 #endif
+#ifndef FWD_V_ROWS
+#define FWD_V_ROWS 0 /* see the variant list at the top */
+#endif
+#if FWD_V_ROWS && (!IS_8BIT || FWD_VT_ROW_PAIRS)
+#error "FWD_V_ROWS: 8-bit V in K's layout (16-bit V always is); V^T row pairs are a V^T layout"
+#endif
+/* VT_TILE: the 8-bit V^T tile (D_OUT rows of BLOCK_N keys); otherwise V is staged like K (BLOCK_N
+   rows of D), 16-bit or 8-bit _vr twins (V_ROWS_8BIT, compute_pv_vrows) */
+#define VT_TILE (IS_8BIT && !FWD_V_ROWS)
+#define V_ROWS_8BIT (IS_8BIT && FWD_V_ROWS)
+/* a D_SPLIT CTA's first V column in its V-rows stage (bytes); V^T tiles hold only its columns */
+#define V_COL_BYTES(c) (V_ROWS_8BIT && D_SPLIT > 1 ? (uint32_t)(c).d0 * ELEM_BYTES : 0u)
 
 #ifndef FWD_WARP_SPLIT_KEYS
 #define FWD_WARP_SPLIT_KEYS 0
@@ -525,7 +543,13 @@ static __device__ __forceinline__ void mma_f16_e4m3_via_f16(float d[4], const ui
 #define FWD_PRAGMA(x) _Pragma(FWD_STR(x)) /* a #pragma whose argument is a macro */
 #define FWD_CAT2(a, b) a##b
 #define FWD_CAT(a, b) FWD_CAT2(a, b)
-#define FWD_KERNEL FWD_CAT(FWD_NAME, _kernel)
+/* the launcher's symbol: the variant file's name, with _vr for its V-rows twin (FWD_V_ROWS) */
+#if FWD_V_ROWS
+#define FWD_SYM FWD_CAT(FWD_NAME, _vr)
+#else
+#define FWD_SYM FWD_NAME
+#endif
+#define FWD_KERNEL FWD_CAT(FWD_SYM, _kernel)
 
 /* ---- Tile timing (FWD_TILE_TIMING, dev only) -------------------------------------------------
    Where the ~5 us per-tile fixed cost goes: per CTA, TT_WORDS u64 at CTA index (blockIdx.x fastest)
@@ -546,10 +570,10 @@ static __device__ __forceinline__ void mma_f16_e4m3_via_f16(float d[4], const ui
 #define TT_LOOP_DONE 3  /* every warp past its last PV (after the post-loop barrier) */
 #define TT_STORED 4     /* every thread has issued its O (and LSE) stores */
 #define TT_DRAINED 5    /* those stores are visible device-wide (__threadfence, then a barrier) */
-__device__ uint64_t *FWD_CAT(FWD_NAME, _tt_buf);
+__device__ uint64_t *FWD_CAT(FWD_SYM, _tt_buf);
 static __device__ __forceinline__ uint64_t *tt_record(void)
 {
-    uint64_t *b = *(uint64_t *volatile *)&FWD_CAT(FWD_NAME, _tt_buf);
+    uint64_t *b = *(uint64_t *volatile *)&FWD_CAT(FWD_SYM, _tt_buf);
     if (!b) return 0;
     return b + ((uint64_t)blockIdx.x + (uint64_t)gridDim.x * (blockIdx.y + (uint64_t)gridDim.y * blockIdx.z)) * TT_WORDS;
 }
@@ -703,6 +727,25 @@ static __device__ __forceinline__ void mma_u8s8_acc_f32(float d[4], const uint32
 }
 #else
 #define swz_o swz
+#endif
+
+#if V_ROWS_8BIT
+/* 8-bit V rows (the _vr twins) as K's, but with the chunk XOR taken from row bits 0 and 2-3 (d64:
+   2-3): compute_pv's ldmatrix.trans matrices are the rows {0,1,4,5,8,9,12,13} and {2,3,6,7,10,11,
+   14,15} of each 16-key group, and each set then hits 8 distinct bank groups (with K's XOR,
+   row % 8, they would conflict two-way). The pattern repeats every 16 rows, so a split-key warp's
+   key slice (a multiple of 16 rows) is a plain row offset. */
+static __device__ __forceinline__ int swz_v(int row, int chunk)
+{
+#if ROW_CHUNKS >= 8
+    const int x = (row & 1) | ((row >> 1) & 6);
+    return row * D + (chunk & ~SWIZZLE_ROWS_MASK) * CHUNK_ELEMS + ((chunk & SWIZZLE_ROWS_MASK) ^ x) * CHUNK_ELEMS;
+#else /* d64: 64-byte rows, two per 128-byte line */
+    return row * D + ((chunk ^ (row >> 2)) & (ROW_CHUNKS - 1)) * CHUNK_ELEMS;
+#endif
+}
+#else
+#define swz_v swz /* V rows stored like K's */
 #endif
 
 static __device__ __forceinline__ int row_head(const sm80_fwd_params *prm, const fwd_ctx *c, int r)
@@ -988,7 +1031,7 @@ static __device__ __forceinline__ kv_offsets page_block_offsets(const sm80_fwd_p
     const int64_t first = (int64_t)page_of(prm, n * BLOCK_N) * p->page_size; /* key at the page start */
     kv_offsets o;
     o.k = (int64_t)page_id * p->k_stride[0] - first * p->k_stride[1];
-#if IS_8BIT
+#if VT_TILE
     o.v = (int64_t)page_id * p->v_stride[0] - first; /* V^T: keys innermost */
 #else
     o.v = (int64_t)page_id * p->v_stride[0] - first * p->v_stride[1];
@@ -1027,7 +1070,7 @@ static __device__ __forceinline__ void load_kv_tile(const sm80_fwd_params *prm, 
     /* Key j sits at base + j * stride[1] (+ head, chunk), unless pages split the block (per_row). */
     const int per_row = paged && !pages_hold_blocks(prm);
     int64_t k_base = (int64_t)c->bi * p->k_stride[0] + (int64_t)c->k_off * p->k_stride[1];
-#if !IS_8BIT
+#if !VT_TILE
     int64_t v_base = (int64_t)c->bi * p->v_stride[0] + (int64_t)c->k_off * p->v_stride[1];
 #else
     int64_t v_base = (int64_t)c->bi * p->v_stride[0] + c->k_off; /* V^T: keys innermost */
@@ -1046,14 +1089,14 @@ static __device__ __forceinline__ void load_kv_tile(const sm80_fwd_params *prm, 
         const int page_id = per_row ? __shfl_sync(FLASHC_FULL_WARP_MASK, page_ids,
                                                   (tid & 31) / ROW_CHUNKS + it * KV_ROWS_PER_WARP_STEP)
                                     : 0;
-#if IS_8BIT
+#if VT_TILE
         const elem_t *ks = k;
 #else
         const elem_t *ks = k, *vs = v;
 #endif
         uint32_t bytes = 0;
         if (j < c->seqlen_k) {
-#if IS_8BIT
+#if VT_TILE
             int64_t ko;
 #else
             int64_t ko, vo;
@@ -1062,27 +1105,27 @@ static __device__ __forceinline__ void load_kv_tile(const sm80_fwd_params *prm, 
                 int64_t page = page_id;
                 int in_page = j - page_of(prm, j) * p->page_size;
                 ko = page * p->k_stride[0] + (int64_t)in_page * p->k_stride[1];
-#if !IS_8BIT
+#if !VT_TILE
                 vo = page * p->v_stride[0] + (int64_t)in_page * p->v_stride[1];
 #endif
             } else {
                 ko = k_base + (int64_t)j * p->k_stride[1];
-#if !IS_8BIT
+#if !VT_TILE
                 vo = v_base + (int64_t)j * p->v_stride[1];
 #endif
             }
             ks = k + ko + (int64_t)c->hk * p->k_stride[2] + ch * CHUNK_ELEMS;
-#if !IS_8BIT
+#if !VT_TILE
             vs = v + vo + (int64_t)c->hk * p->v_stride[2] + ch * CHUNK_ELEMS;
 #endif
             bytes = CP_ASYNC_CHUNK_BYTES;
         }
         cp_async_cg_shared_global_16(cvta_to_shared_u32(sK + swz(row, ch)), ks, bytes);
-#if !IS_8BIT
-        cp_async_cg_shared_global_16(cvta_to_shared_u32(sV + swz(row, ch)), vs, bytes);
+#if !VT_TILE
+        cp_async_cg_shared_global_16(cvta_to_shared_u32(sV + swz_v(row, ch)), vs, bytes);
 #endif
     }
-#if IS_8BIT
+#if VT_TILE
     /* V^T: row = head-dim index (this CTA's D_OUT of them), 16 consecutive keys per chunk; the
        tail chunk is partly zero-filled. A chunk whose keys straddle a page or whose start is not
        16-byte aligned (varlen starts, page sizes or s_k not multiples of 16) is gathered. */
@@ -1123,7 +1166,7 @@ static __device__ __forceinline__ void load_kv_tile_sub(const sm80_fwd_params *p
     const flashc_problem *p = &prm->p;
     const int shift = prm->page_sub_shift, mask = (1 << shift) - 1;
     const elem_t *k = (const elem_t *)p->k + (int64_t)c->hk * p->k_stride[2];
-#if !IS_8BIT
+#if !VT_TILE
     const elem_t *v = (const elem_t *)p->v + (int64_t)c->hk * p->v_stride[2];
 #endif
 #pragma unroll
@@ -1132,23 +1175,23 @@ static __device__ __forceinline__ void load_kv_tile_sub(const sm80_fwd_params *p
         const int page = __shfl_sync(FLASHC_FULL_WARP_MASK, page_ids, row >> shift); /* before the branch */
         const int vrow = (page << shift) | (row & mask);
         const elem_t *ks = k;
-#if !IS_8BIT
+#if !VT_TILE
         const elem_t *vs = v;
 #endif
         uint32_t bytes = 0;
         if (n * BLOCK_N + row < c->seqlen_k) {
             ks = k + (int64_t)vrow * p->k_stride[1] + ch * CHUNK_ELEMS;
-#if !IS_8BIT
+#if !VT_TILE
             vs = v + (int64_t)vrow * p->v_stride[1] + ch * CHUNK_ELEMS;
 #endif
             bytes = CP_ASYNC_CHUNK_BYTES;
         }
         cp_async_cg_shared_global_16(cvta_to_shared_u32(sK + swz(row, ch)), ks, bytes);
-#if !IS_8BIT
-        cp_async_cg_shared_global_16(cvta_to_shared_u32(sV + swz(row, ch)), vs, bytes);
+#if !VT_TILE
+        cp_async_cg_shared_global_16(cvta_to_shared_u32(sV + swz_v(row, ch)), vs, bytes);
 #endif
     }
-#if IS_8BIT
+#if VT_TILE
     /* V^T: a 16-key chunk lies in one page (pages of >= 16 keys) */
     const elem_t *v = (const elem_t *)p->v;
 #pragma unroll
@@ -1261,7 +1304,7 @@ static __device__ __forceinline__ lean_bases lean_cta_bases(const sm80_fwd_param
     lean_bases b;
     b.k = (const elem_t *)p->k + (int64_t)c->bi * p->k_stride[0] + (int64_t)c->hk * p->k_stride[2] +
           (int64_t)c->k_off * p->k_stride[1];
-#if IS_8BIT
+#if VT_TILE
     b.v = (const elem_t *)p->v + (int64_t)c->bi * p->v_stride[0] + (int64_t)c->hk * p->v_stride[1] + c->k_off;
 #else
     b.v = (const elem_t *)p->v + (int64_t)c->bi * p->v_stride[0] + (int64_t)c->hk * p->v_stride[2] +
@@ -1273,7 +1316,7 @@ static __device__ __forceinline__ lean_bases lean_cta_bases(const sm80_fwd_param
 static __device__ __forceinline__ int lean_kv_ok(const sm80_fwd_params *prm, lean_bases b)
 {
     const flashc_problem *p = &prm->p;
-#if IS_8BIT
+#if VT_TILE
     return p->kv_layout != FLASHC_KV_PAGED && ((uintptr_t)b.v & (CP_ASYNC_CHUNK_BYTES - 1)) == 0 &&
            (p->v_stride[2] & (CP_ASYNC_CHUNK_BYTES - 1)) == 0;
 #else
@@ -1290,7 +1333,7 @@ static __device__ __forceinline__ void load_kv_lean(const sm80_fwd_params *prm, 
         const int row0 = tid / ROW_CHUNKS, ch = tid % ROW_CHUNKS;
         const int64_t ks = p->k_stride[1];
         const elem_t *kb = b.k + (int64_t)(j0 + row0) * ks + ch * CHUNK_ELEMS;
-#if !IS_8BIT
+#if !VT_TILE
         const int64_t vs = p->v_stride[1];
         const elem_t *vb = b.v + (int64_t)(j0 + row0) * vs + ch * CHUNK_ELEMS;
 #endif
@@ -1300,13 +1343,13 @@ static __device__ __forceinline__ void load_kv_lean(const sm80_fwd_params *prm, 
             const uint32_t bytes = j0 + row < c->seqlen_k ? CP_ASYNC_CHUNK_BYTES : 0;
             cp_async_cg_shared_global_16(cvta_to_shared_u32(sK + swz(row, ch)),
                                          kb + (int64_t)(it * (NUM_THREADS / ROW_CHUNKS)) * ks, bytes);
-#if !IS_8BIT
-            cp_async_cg_shared_global_16(cvta_to_shared_u32(sV + swz(row, ch)),
+#if !VT_TILE
+            cp_async_cg_shared_global_16(cvta_to_shared_u32(sV + swz_v(row, ch)),
                                          vb + (int64_t)(it * (NUM_THREADS / ROW_CHUNKS)) * vs, bytes);
 #endif
         }
     }
-#if IS_8BIT
+#if VT_TILE
     {
         const int dr0 = tid / VT_ROW_CHUNKS, ch = tid % VT_ROW_CHUNKS;
         const int64_t rs = p->v_stride[2];
@@ -1323,7 +1366,7 @@ static __device__ __forceinline__ void load_kv_lean(const sm80_fwd_params *prm, 
     }
 #endif
 }
-#if NUM_THREADS % ROW_CHUNKS != 0 || (IS_8BIT && NUM_THREADS % VT_ROW_CHUNKS != 0)
+#if NUM_THREADS % ROW_CHUNKS != 0 || (VT_TILE && NUM_THREADS % VT_ROW_CHUNKS != 0)
 #error "lean loader: a thread's chunk column must stay fixed across its copies"
 #endif
 #endif
@@ -1576,9 +1619,11 @@ static __device__ __forceinline__ void online_softmax(float S[M_SLABS][S_FRAGS][
 }
 
 /* ---- Consumer: O += P V (P re-used from the S accumulators as A fragments) ------------------ */
-#if IS_8BIT && !E4M3_VIA_F16
+#if IS_8BIT
 #define BYTE_PERM_PAIRS 0x5410         /* x.b0 x.b1 y.b0 y.b1 */
 #define BYTE_PERM_PAIRS_SWAPPED 0x1054 /* y.b0 y.b1 x.b0 x.b1 */
+#endif
+#if IS_8BIT && !E4M3_VIA_F16
 /* Two P values -> two bytes (byte 0 = lo). */
 static __device__ __forceinline__ uint32_t pack_p2(float lo, float hi)
 {
@@ -1593,39 +1638,50 @@ static __device__ __forceinline__ uint32_t pack_p2(float lo, float hi)
 #endif
 
 #if IS_8BIT
+/* S_KEY: with K_PAIR_SWAP lanes t >= 2 hold keys 4t, 4t+1 in tile j+1 and 4t+2, 4t+3 in tile j
+   (unused with E4M3_VIA_F16, whose P fragments are f16 pairs) */
+static __device__ __forceinline__ uint32_t pv_p_order(int lane)
+{
+    return K_PAIR_SWAP && (lane & 3) >> 1 ? BYTE_PERM_PAIRS_SWAPPED : BYTE_PERM_PAIRS;
+}
+
+/* P's A fragments of key step kk (32 keys): tiles j, j+1 of a 16-key group hold keys 4t..4t+3 of it
+   (S_KEY), so no shuffles; in the order the B fragments of V (V^T or V rows) hold the keys. */
+static __device__ __forceinline__ void pv_a_frags(const float S[M_SLABS][S_FRAGS][4], uint32_t a[M_SLABS][PV_A_WORDS],
+                                                  int kk, uint32_t order)
+{
+#pragma unroll
+    for (int sl = 0; sl < M_SLABS; ++sl) {
+#pragma unroll
+        for (int hf = 0; hf < 2; ++hf) {
+            const int j = kk * (MMA_K / MMA_N) + 2 * hf; /* first n8 tile of this 16-key group */
+#if E4M3_VIA_F16
+            /* f16 k step hf: k {2t, 2t+1} = keys 4t, 4t+1, k {2t+8, 2t+9} = keys 4t+2, 4t+3 */
+            (void)order;
+            a[sl][4 * hf + 0] = cvt_rn_f16x2_f32(S[sl][j][0], S[sl][j][1]); /* row g */
+            a[sl][4 * hf + 1] = cvt_rn_f16x2_f32(S[sl][j][2], S[sl][j][3]); /* row g + 8 */
+            a[sl][4 * hf + 2] = cvt_rn_f16x2_f32(S[sl][j + 1][0], S[sl][j + 1][1]);
+            a[sl][4 * hf + 3] = cvt_rn_f16x2_f32(S[sl][j + 1][2], S[sl][j + 1][3]);
+#else
+            /* row g, then row g + 8: bytes of keys 16hf + 4t .. 4t+3 */
+            a[sl][2 * hf] = __byte_perm(pack_p2(S[sl][j][0], S[sl][j][1]), pack_p2(S[sl][j + 1][0], S[sl][j + 1][1]), order);
+            a[sl][2 * hf + 1] =
+                __byte_perm(pack_p2(S[sl][j][2], S[sl][j][3]), pack_p2(S[sl][j + 1][2], S[sl][j + 1][3]), order);
+#endif
+        }
+    }
+}
 
 /* kc0: first V^T chunk of the keys S covers (0; a split-key warp's slice: the swizzle XORs chunk
    bits, so the slice is selected by chunk index, not by a byte offset). */
 static __device__ __forceinline__ void compute_pv_vt(const float S[M_SLABS][S_FRAGS][4], float O[M_SLABS][O_FRAGS][4],
                                                      uint32_t sVt_addr, int lane, int kc0)
 {
-#if !E4M3_VIA_F16
-    /* S_KEY: with K_PAIR_SWAP lanes t >= 2 hold keys 4t, 4t+1 in tile j+1 and 4t+2, 4t+3 in tile j */
-    const uint32_t order = K_PAIR_SWAP && (lane & 3) >> 1 ? BYTE_PERM_PAIRS_SWAPPED : BYTE_PERM_PAIRS;
-#endif
+    const uint32_t order = pv_p_order(lane);
 #pragma unroll
     for (int kk = 0; kk < K_STEPS_PV; ++kk) {
-        /* tiles j, j+1 of a 16-key group hold keys 4t..4t+3 of it (S_KEY): no shuffles */
         uint32_t a[M_SLABS][PV_A_WORDS];
-#pragma unroll
-        for (int sl = 0; sl < M_SLABS; ++sl) {
-#pragma unroll
-            for (int hf = 0; hf < 2; ++hf) {
-                const int j = kk * (MMA_K / MMA_N) + 2 * hf; /* first n8 tile of this 16-key group */
-#if E4M3_VIA_F16
-                /* f16 k step hf: k {2t, 2t+1} = keys 4t, 4t+1, k {2t+8, 2t+9} = keys 4t+2, 4t+3 */
-                a[sl][4 * hf + 0] = cvt_rn_f16x2_f32(S[sl][j][0], S[sl][j][1]); /* row g */
-                a[sl][4 * hf + 1] = cvt_rn_f16x2_f32(S[sl][j][2], S[sl][j][3]); /* row g + 8 */
-                a[sl][4 * hf + 2] = cvt_rn_f16x2_f32(S[sl][j + 1][0], S[sl][j + 1][1]);
-                a[sl][4 * hf + 3] = cvt_rn_f16x2_f32(S[sl][j + 1][2], S[sl][j + 1][3]);
-#else
-                /* row g, then row g + 8: bytes of keys 16hf + 4t .. 4t+3 */
-                a[sl][2 * hf] = __byte_perm(pack_p2(S[sl][j][0], S[sl][j][1]), pack_p2(S[sl][j + 1][0], S[sl][j + 1][1]), order);
-                a[sl][2 * hf + 1] =
-                    __byte_perm(pack_p2(S[sl][j][2], S[sl][j][3]), pack_p2(S[sl][j + 1][2], S[sl][j + 1][3]), order);
-#endif
-            }
-        }
+        pv_a_frags(S, a, kk, order);
 #pragma unroll
         for (int dd = 0; dd < O_FRAGS / 2; ++dd) {
             /* V^T matrices: (d 0-7, keys 0-15), (d 0-7, keys 16-31), (d 8-15, keys 0-15), (d 8-15, keys 16-31) */
@@ -1641,11 +1697,58 @@ static __device__ __forceinline__ void compute_pv_vt(const float S[M_SLABS][S_FR
         }
     }
 }
+#if VT_TILE
 static __device__ __forceinline__ void compute_pv(const float S[M_SLABS][S_FRAGS][4], float O[M_SLABS][O_FRAGS][4],
                                                   uint32_t sVt_addr, int lane)
 {
     compute_pv_vt(S, O, sVt_addr, lane, 0);
 }
+#else
+/* 8-bit V in K's layout (the _vr twins): B fragments of P.V want 4 consecutive keys of one column d
+   per register, which V^T rows give directly. From V rows, ldmatrix.trans (b16) hands a lane two
+   keys x two adjacent columns (bytes: key k0 d 2c, 2c+1, key k1 d 2c, 2c+1; c = lane / 4, k0 and k1
+   the rows of lanes 2t, 2t+1 of the matrix, t = lane % 4). With one matrix on keys {4t, 4t+1} and
+   one on {4t+2, 4t+3} of a 16-key group, two byte permutes give the registers of columns 2c (even)
+   and 2c+1 (odd) for keys 4t..4t+3, P's A-fragment order (S_KEY). So fragment 2dd of O holds
+   columns 16dd + 2n and fragment 2dd+1 columns 16dd + 2n + 1 (n the MMA column); o_columns_to_std
+   restores the usual order once after the key loop. swz_v keeps each matrix's 8 rows on distinct
+   bank groups. */
+#define V_SEL_EVEN 0x6420 /* x.b0 x.b2 y.b0 y.b2: keys 4t..4t+3 of column 2c */
+#define V_SEL_ODD 0x7531  /* x.b1 x.b3 y.b1 y.b3: column 2c + 1 */
+/* the key row lane addresses in the x4 ldmatrix of a 32-key step: matrices (keys {4t, 4t+1} |
+   {4t+2, 4t+3}) x (keys 0-15 | 16-31) */
+static __device__ __forceinline__ int v_ldsm_row(int lane)
+{
+    const int i = lane % LDSM_ROWS;
+    return (lane / (2 * LDSM_ROWS)) * 2 * MMA_N + 4 * (i >> 1) + 2 * ((lane / LDSM_ROWS) & 1) + (i & 1);
+}
+
+/* sV_addr: the stage's V rows (a D_SPLIT CTA adds its first column's byte offset, a multiple of the
+   swizzle atom); a split-key warp adds its first key row (a multiple of 16). */
+static __device__ __forceinline__ void compute_pv(const float S[M_SLABS][S_FRAGS][4], float O[M_SLABS][O_FRAGS][4],
+                                                  uint32_t sV_addr, int lane)
+{
+    const uint32_t order = pv_p_order(lane);
+    const int row_l = v_ldsm_row(lane);
+#pragma unroll
+    for (int kk = 0; kk < K_STEPS_PV; ++kk) {
+        uint32_t a[M_SLABS][PV_A_WORDS];
+        pv_a_frags(S, a, kk, order);
+#pragma unroll
+        for (int dd = 0; dd < O_FRAGS / 2; ++dd) {
+            uint32_t r[4];
+            ldmatrix_sync_aligned_m8n8_x4_trans_shared_b16(r, sV_addr + swz_v(kk * MMA_K + row_l, dd) * ELEM_BYTES);
+            const uint32_t e0 = __byte_perm(r[0], r[1], V_SEL_EVEN), e1 = __byte_perm(r[2], r[3], V_SEL_EVEN);
+            const uint32_t o0 = __byte_perm(r[0], r[1], V_SEL_ODD), o1 = __byte_perm(r[2], r[3], V_SEL_ODD);
+#pragma unroll
+            for (int sl = 0; sl < M_SLABS; ++sl) {
+                PV_MMA(O[sl][2 * dd], a[sl], e0, e1);
+                PV_MMA(O[sl][2 * dd + 1], a[sl], o0, o1);
+            }
+        }
+    }
+}
+#endif
 #else
 static __device__ __forceinline__ void compute_pv(const float S[M_SLABS][S_FRAGS][4], float O[M_SLABS][O_FRAGS][4],
                                                   uint32_t sV_addr, int lane)
@@ -1684,6 +1787,41 @@ static __device__ __forceinline__ void compute_pv(const float S[M_SLABS][S_FRAGS
         }
     }
 }
+#endif
+
+/* 8-bit V rows: O's columns as compute_pv leaves them (fragment 2dd: 16dd + 2n, 2dd+1: 16dd + 2n + 1,
+   so quad lane q holds columns 16dd + 4q .. 4q+3) back to the MMA order the merge and epilogues
+   assume (2dd: 16dd + n, 2dd+1: 16dd + 8 + n; lane q holds 2q, 2q+1 and 8 + 2q, 9 + 2q). Lane q
+   needs its low pair from quad lane q / 2 and its high pair from 2 + q / 2, the pair q % 2 of each:
+   two shuffle rounds in which each lane sends one of its pairs (round A: its pair q / 2, read by
+   lane ((q & 1) << 1) | (q >> 1); round B: the other, read by that lane ^ 2). Once per tile, after
+   the key loop, with all lanes converged. */
+#if V_ROWS_8BIT
+static __device__ __forceinline__ void o_columns_to_std(float O[M_SLABS][O_FRAGS][4], int lane)
+{
+    const int q = lane & 3, hi = q >> 1, odd = q & 1;
+    const int src_a = (lane & ~3) | (odd << 1) | hi, src_b = src_a ^ 2;
+#pragma unroll
+    for (int sl = 0; sl < M_SLABS; ++sl)
+#pragma unroll
+        for (int dd = 0; dd < O_FRAGS / 2; ++dd)
+#pragma unroll
+            for (int h = 0; h < 2; ++h) { /* accumulator row g, then g + 8 */
+                /* pair 0: columns 4q, 4q+1; pair 1: 4q+2, 4q+3 (x: fragment 2dd, y: 2dd+1) */
+                const float p0x = O[sl][2 * dd][2 * h], p0y = O[sl][2 * dd + 1][2 * h];
+                const float p1x = O[sl][2 * dd][2 * h + 1], p1y = O[sl][2 * dd + 1][2 * h + 1];
+                const float ax = __shfl_sync(FLASHC_FULL_WARP_MASK, hi ? p1x : p0x, src_a);
+                const float ay = __shfl_sync(FLASHC_FULL_WARP_MASK, hi ? p1y : p0y, src_a);
+                const float bx = __shfl_sync(FLASHC_FULL_WARP_MASK, hi ? p0x : p1x, src_b);
+                const float by = __shfl_sync(FLASHC_FULL_WARP_MASK, hi ? p0y : p1y, src_b);
+                O[sl][2 * dd][2 * h] = odd ? bx : ax; /* column 2q */
+                O[sl][2 * dd][2 * h + 1] = odd ? by : ay;
+                O[sl][2 * dd + 1][2 * h] = odd ? ax : bx; /* column 8 + 2q */
+                O[sl][2 * dd + 1][2 * h + 1] = odd ? ay : by;
+            }
+}
+#else
+static __device__ __forceinline__ void o_columns_to_std(float (*O)[O_FRAGS][4], int lane) { (void)O, (void)lane; }
 #endif
 
 /* ---- Epilogue ------------------------------------------------------------------------------- */
@@ -1883,7 +2021,7 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_CTAS_PER_SM) FWD_KERNEL(const
     extern __shared__ __align__(128) elem_t smem[];
     elem_t *sQ = smem;
     elem_t *sK = sQ + TILE_Q_ELEMS;                    /* STAGES K tiles */
-    elem_t *sV = sK + STAGES * TILE_KV_ELEMS;          /* STAGES V tiles (8-bit: V^T, d x BLOCK_N) */
+    elem_t *sV = sK + STAGES * TILE_KV_ELEMS;          /* STAGES V tiles (8-bit V^T: d x BLOCK_N) */
     const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
 
     fwd_ctx c;
@@ -2041,7 +2179,7 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_CTAS_PER_SM) FWD_KERNEL(const
                          qf,
 #endif
                          sQ_addr, cvta_to_shared_u32(sK + stage * TILE_KV_ELEMS), n, warp, lane);
-            compute_pv(S, O, cvta_to_shared_u32(sV + stage * TILE_KV_ELEMS), lane);
+            compute_pv(S, O, cvta_to_shared_u32(sV + stage * TILE_KV_ELEMS) + V_COL_BYTES(c), lane);
         }
 #endif /* FWD_KV_STAGGER */
     }
@@ -2052,6 +2190,7 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_CTAS_PER_SM) FWD_KERNEL(const
     __syncthreads();
 #endif
     TT_STAMP(TT_LOOP_DONE);
+    o_columns_to_std(O, lane);
     /* the output tile (16-bit) is staged over Q and, for 8-bit inputs, the first K buffer */
     epilogue(&prm, &c, O, m, l, mult, (uint16_t *)sQ, warp, lane, tid);
     TT_STAMP_END(count);
@@ -2061,7 +2200,7 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_CTAS_PER_SM) FWD_KERNEL(const
 #endif /* FWD_WARP_SPLIT_KEYS */
 
 /* ---- Launcher ------------------------------------------------------------------------------- */
-extern "C" cudaError_t FWD_NAME(const sm80_fwd_params *prm, int grid_m, int grid_h, int grid_z,
+extern "C" cudaError_t FWD_SYM(const sm80_fwd_params *prm, int grid_m, int grid_h, int grid_z,
                                 cudaStream_t stream)
 {
     cudaError_t e = cudaFuncSetAttribute(FWD_KERNEL, cudaFuncAttributeMaxDynamicSharedMemorySize, SMEM_BYTES);
@@ -2079,11 +2218,11 @@ extern "C" cudaError_t FWD_NAME(const sm80_fwd_params *prm, int grid_m, int grid
 #if FWD_TILE_TIMING
 /* Dev only: sets (buf != NULL) or clears the tile-timing buffer of this variant (see "Tile
    timing"); buf holds TT_WORDS u64 per CTA of the launches that follow, zeroed by the caller. */
-extern "C" __attribute__((visibility("default"))) cudaError_t FWD_CAT(FWD_NAME, _tile_timing)(void *buf)
+extern "C" __attribute__((visibility("default"))) cudaError_t FWD_CAT(FWD_SYM, _tile_timing)(void *buf)
 {
-    return cudaMemcpyToSymbol(FWD_CAT(FWD_NAME, _tt_buf), &buf, sizeof buf);
+    return cudaMemcpyToSymbol(FWD_CAT(FWD_SYM, _tt_buf), &buf, sizeof buf);
 }
 #endif
-extern "C" int FWD_CAT(FWD_NAME, _smem_bytes)(void) { return SMEM_BYTES; }
-extern "C" int FWD_CAT(FWD_NAME, _block_n)(void) { return BLOCK_N; }
-extern "C" int FWD_CAT(FWD_NAME, _block_m)(void) { return BLOCK_M; }
+extern "C" int FWD_CAT(FWD_SYM, _smem_bytes)(void) { return SMEM_BYTES; }
+extern "C" int FWD_CAT(FWD_SYM, _block_n)(void) { return BLOCK_N; }
+extern "C" int FWD_CAT(FWD_SYM, _block_m)(void) { return BLOCK_M; }

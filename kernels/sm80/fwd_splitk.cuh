@@ -35,7 +35,7 @@ static __device__ __forceinline__ lean_bases sk_block_bases(const sm80_fwd_param
     const kv_offsets o = page_block_offsets(prm, n, page_id);
     lean_bases b;
     b.k = (const elem_t *)p->k + o.k + (int64_t)c->hk * p->k_stride[2];
-#if IS_8BIT
+#if VT_TILE
     b.v = (const elem_t *)p->v + o.v + (int64_t)c->hk * p->v_stride[1]; /* V^T [num_pages, h_kv, d, page_size] */
 #else
     b.v = (const elem_t *)p->v + o.v + (int64_t)c->hk * p->v_stride[2];
@@ -47,7 +47,7 @@ static __device__ __forceinline__ int sk_whole_pages_ok(const sm80_fwd_params *p
 {
     const flashc_problem *p = &prm->p;
     if (p->kv_layout != FLASHC_KV_PAGED || !pages_hold_blocks(prm)) return 0;
-#if IS_8BIT
+#if VT_TILE
     return ((uintptr_t)p->v & (CP_ASYNC_CHUNK_BYTES - 1)) == 0 && ((p->v_stride[0] | p->v_stride[1] | p->v_stride[2]) &
                                                                    (CP_ASYNC_CHUNK_BYTES - 1)) == 0;
 #else
@@ -94,7 +94,7 @@ static __device__ __forceinline__ lean_bases sk_cta_bases_paged(const sm80_fwd_p
     const flashc_problem *p = &prm->p;
     lean_bases b;
     b.k = (const elem_t *)p->k + (int64_t)c->hk * p->k_stride[2];
-#if IS_8BIT
+#if VT_TILE
     b.v = (const elem_t *)p->v + (int64_t)c->hk * p->v_stride[1]; /* V^T [num_pages, h_kv, d, page_size] */
 #else
     b.v = (const elem_t *)p->v + (int64_t)c->hk * p->v_stride[2]; /* V rows like K's */
@@ -111,7 +111,7 @@ static __device__ __forceinline__ void sk_load_kv_sub(const sm80_fwd_params *prm
     {
         const int row0 = tid / ROW_CHUNKS, ch = tid % ROW_CHUNKS;
         const int64_t ks = p->k_stride[1];
-#if !IS_8BIT
+#if !VT_TILE
         const int64_t vs = p->v_stride[1];
 #endif
 #pragma unroll
@@ -122,13 +122,13 @@ static __device__ __forceinline__ void sk_load_kv_sub(const sm80_fwd_params *prm
             const uint32_t bytes = j0 + row < c->seqlen_k ? CP_ASYNC_CHUNK_BYTES : 0;
             cp_async_cg_shared_global_16(cvta_to_shared_u32(sK + swz(row, ch)), b.k + (int64_t)vrow * ks + ch * CHUNK_ELEMS,
                                          bytes);
-#if !IS_8BIT /* 16-bit V: the same virtual row of V */
-            cp_async_cg_shared_global_16(cvta_to_shared_u32(sV + swz(row, ch)), b.v + (int64_t)vrow * vs + ch * CHUNK_ELEMS,
+#if !VT_TILE /* 16-bit V: the same virtual row of V */
+            cp_async_cg_shared_global_16(cvta_to_shared_u32(sV + swz_v(row, ch)), b.v + (int64_t)vrow * vs + ch * CHUNK_ELEMS,
                                          bytes);
 #endif
         }
     }
-#if !IS_8BIT
+#if !VT_TILE
 #elif FWD_VT_ROW_PAIRS
     {
         /* Pages of 16 keys (the _sk_pg16 twin): a V^T row holds one 16-byte chunk per page, so
@@ -167,6 +167,9 @@ static __device__ __forceinline__ void sk_load_kv_sub(const sm80_fwd_params *prm
 
 /* ---- Merge of the warps' states, then the epilogue ----------------------------------------- */
 #define SK_OQ (O_FRAGS / SK_KEY_GROUPS)           /* O fragments each warp finalises */
+#if V_ROWS_8BIT && KEYS_PER_WARP % 16 != 0
+#error "split-key _vr tiles: a warp's key slice must keep swz_v's 16-row pattern"
+#endif
 #if O_FRAGS % SK_KEY_GROUPS != 0
 #error "split-key tiles: O columns must split evenly over a row group's warps"
 #endif
@@ -315,7 +318,7 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_CTAS_PER_SM) FWD_KERNEL(const
     extern __shared__ __align__(128) elem_t smem[];
     elem_t *sQ = smem;
     elem_t *sK = sQ + TILE_Q_ELEMS;                    /* STAGES K tiles */
-    elem_t *sV = sK + STAGES * TILE_KV_ELEMS;          /* STAGES V tiles (8-bit: V^T, d x BLOCK_N) */
+    elem_t *sV = sK + STAGES * TILE_KV_ELEMS;          /* STAGES V tiles (8-bit V^T: d x BLOCK_N) */
     const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
     /* split-KV: the combine grid, launched as this grid's programmatic dependent (sm_90), may be
        placed on SMs as this grid's CTAs finish; it waits for all of them before reading */
@@ -402,9 +405,9 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_CTAS_PER_SM) FWD_KERNEL(const
             const int need_mask = block_needs_mask(&prm, &c, n);
             if (prm.transform || need_mask) score_transform(&prm, &c, S, n * BLOCK_N + kw, rg, lane, need_mask);
             online_softmax(S, O, m, l, mult);
-#if IS_8BIT
+#if VT_TILE
             compute_pv_vt(S, O, cvta_to_shared_u32(sV + stage * TILE_KV_ELEMS), lane, kw / CHUNK_ELEMS);
-#else
+#else /* V rows (16-bit; 8-bit _vr, whose swz_v repeats every 16 rows): rows kw.. of the stage */
             compute_pv(S, O, cvta_to_shared_u32(sV + stage * TILE_KV_ELEMS + kw * D), lane);
 #endif
         }
@@ -413,6 +416,7 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_CTAS_PER_SM) FWD_KERNEL(const
     CP_ASYNC_WAIT_GROUP(0);
     __syncthreads();
     TT_STAMP(TT_LOOP_DONE);
+    o_columns_to_std(O, lane);
     sk_merge_epilogue(&prm, &c, O, m, l, mult, (char *)smem, warp, lane, tid);
     TT_STAMP_END(count);
 #endif

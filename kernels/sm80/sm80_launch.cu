@@ -28,6 +28,12 @@ static int sm80_is_8bit(const flashc_problem *p)
     return p->in_dtype == FLASHC_DTYPE_FP8_E4M3 || p->in_dtype == FLASHC_DTYPE_INT8;
 }
 
+/* 8-bit V given sequence-innermost (V^T); 8-bit V in K's layout takes the _vr twins instead */
+static int sm80_vt(const flashc_problem *p)
+{
+    return sm80_is_8bit(p) && p->v_transposed;
+}
+
 typedef cudaError_t (*sm80_fwd_fn)(const sm80_fwd_params *, int, int, int, cudaStream_t);
 
 typedef struct sm80_plan {
@@ -69,6 +75,7 @@ typedef struct sm80_variant {
     int (*smem)(void);
     int (*block_n)(void);
     const char *name; /* the launcher's symbol, for the launch counts (flashc_sm80_variant_launches) */
+    int v_rows;       /* 8-bit: 1 for V in K's layout (the _vr twins, FWD_V_ROWS), 0 for V^T */
 } sm80_variant;
 
 #define SM80_KIND_PLAIN 0
@@ -90,7 +97,7 @@ typedef struct sm80_variant {
 #define SM80_KIND_8BIT_FAST_KV 16       /* lean-loader twins (_f) of 8-bit 128-row tiles, see sm80_8bit_fast_ok */
 #define SM80_KIND_8BIT_LEAN_MASK_FAST_KV 17 /* their lean-mask twins (_lm_f), see sm80_8bit_lean_mask */
 #define SM80_VARIANT_NAMED(dtype, dd, mm, kind, name) \
-    {dtype, dd, mm, kind, name, name##_smem_bytes, name##_block_n, #name}
+    {dtype, dd, mm, kind, name, name##_smem_bytes, name##_block_n, #name, 0}
 #define SM80_VARIANT(dtype, dt, dd, mm) SM80_VARIANT_NAMED(dtype, dd, mm, SM80_KIND_PLAIN, flashc_sm80_fwd_##dt##_d##dd##_m##mm)
 #define SM80_VARIANT_N(dtype, dt, dd, mm, nn) \
     SM80_VARIANT_NAMED(dtype, dd, mm, SM80_KIND_PLAIN, flashc_sm80_fwd_##dt##_d##dd##_m##mm##_n##nn)
@@ -328,6 +335,54 @@ static const sm80_variant k_variants[] = {
     SM80_VARIANT_NAMED(FLASHC_DTYPE_FP8_E4M3, 256, 128, SM80_KIND_8BIT_TWO_SLAB, flashc_sm80_fwd_e4m3_d256_m128),
     SM80_VARIANT_NAMED(FLASHC_DTYPE_INT8, 256, 128, SM80_KIND_8BIT_TWO_SLAB, flashc_sm80_fwd_int8_d256_m128),
     SM80_VARIANT(FLASHC_DTYPE_FP8_E4M3, e4m3, 256, 64), SM80_VARIANT(FLASHC_DTYPE_INT8, int8, 256, 64),
+/* V-rows twins (_vr, FWD_V_ROWS: 8-bit V in K's layout, v_transposed = 0), in the order of the V^T
+   list above so that the same rules pick among them (pick_variant matches v_rows to the layout);
+   the list macros are reused with SM80_VARIANT_NAMED naming the _vr symbol. No twins of the deep
+   rings (s6 / s8 and their page-sub twins: those rows take the 64-row tile), of the _pg16 tiles
+   (a V^T layout; pages of 16 take _sk_pg_vr) nor of int8 d256 _lm_f (ptxas spilled 220 bytes;
+   causal int8 d256 takes _f_vr). */
+#undef SM80_VARIANT_NAMED
+#define SM80_VARIANT_NAMED(dtype, dd, mm, kind, name) \
+    {dtype, dd, mm, kind, name##_vr, name##_vr_smem_bytes, name##_vr_block_n, #name "_vr", 1}
+    SM80_VARIANT_SK_PG(FLASHC_DTYPE_FP8_E4M3, e4m3, 64, 32), SM80_VARIANT_SK_PG(FLASHC_DTYPE_FP8_E4M3, e4m3, 128, 32),
+    SM80_VARIANT_SK_PG(FLASHC_DTYPE_INT8, int8, 64, 32),      SM80_VARIANT_SK_PG(FLASHC_DTYPE_INT8, int8, 128, 32),
+    SM80_VARIANT_SK_PG(FLASHC_DTYPE_FP8_E4M3, e4m3, 64, 16), SM80_VARIANT_SK_PG(FLASHC_DTYPE_FP8_E4M3, e4m3, 128, 16),
+    SM80_VARIANT_SK_PG(FLASHC_DTYPE_INT8, int8, 64, 16),      SM80_VARIANT_SK_PG(FLASHC_DTYPE_INT8, int8, 128, 16),
+    SM80_VARIANT_SK_WP(FLASHC_DTYPE_FP8_E4M3, e4m3, 64, 32), SM80_VARIANT_SK_WP(FLASHC_DTYPE_FP8_E4M3, e4m3, 128, 32),
+    SM80_VARIANT_SK_WP(FLASHC_DTYPE_INT8, int8, 64, 32),      SM80_VARIANT_SK_WP(FLASHC_DTYPE_INT8, int8, 128, 32),
+    SM80_VARIANT_SK_F(FLASHC_DTYPE_FP8_E4M3, e4m3, 64, 32), SM80_VARIANT_SK_F(FLASHC_DTYPE_FP8_E4M3, e4m3, 128, 32),
+    SM80_VARIANT_SK_F(FLASHC_DTYPE_INT8, int8, 64, 32),      SM80_VARIANT_SK_F(FLASHC_DTYPE_INT8, int8, 128, 32),
+    SM80_VARIANT_SK(FLASHC_DTYPE_FP8_E4M3, e4m3, 64, 32), SM80_VARIANT_SK(FLASHC_DTYPE_FP8_E4M3, e4m3, 128, 32),
+    SM80_VARIANT_SK(FLASHC_DTYPE_INT8, int8, 64, 32),      SM80_VARIANT_SK(FLASHC_DTYPE_INT8, int8, 128, 32),
+    SM80_VARIANT_SK_WP(FLASHC_DTYPE_FP8_E4M3, e4m3, 64, 16), SM80_VARIANT_SK_F(FLASHC_DTYPE_FP8_E4M3, e4m3, 64, 16),
+    SM80_VARIANT_SK(FLASHC_DTYPE_FP8_E4M3, e4m3, 64, 16),
+    SM80_VARIANT_SK8(FLASHC_DTYPE_FP8_E4M3, e4m3),
+    SM80_VARIANT_SK_WP(FLASHC_DTYPE_FP8_E4M3, e4m3, 128, 16), SM80_VARIANT_SK_F(FLASHC_DTYPE_FP8_E4M3, e4m3, 128, 16),
+    SM80_VARIANT_SK(FLASHC_DTYPE_FP8_E4M3, e4m3, 128, 16),
+    SM80_VARIANT_SK_WP(FLASHC_DTYPE_INT8, int8, 64, 16), SM80_VARIANT_SK_F(FLASHC_DTYPE_INT8, int8, 64, 16),
+    SM80_VARIANT_SK(FLASHC_DTYPE_INT8, int8, 64, 16),
+    SM80_VARIANT_SK8(FLASHC_DTYPE_INT8, int8),
+    SM80_VARIANT_SK_WP(FLASHC_DTYPE_INT8, int8, 128, 16), SM80_VARIANT_SK_F(FLASHC_DTYPE_INT8, int8, 128, 16),
+    SM80_VARIANT_SK(FLASHC_DTYPE_INT8, int8, 128, 16),
+    SM80_VARIANT_NAMED(FLASHC_DTYPE_FP8_E4M3, 64, 128, SM80_KIND_8BIT_LEAN_MASK_FAST_KV, flashc_sm80_fwd_e4m3_d64_m128_lm_f),
+    SM80_VARIANT_NAMED(FLASHC_DTYPE_INT8, 64, 128, SM80_KIND_8BIT_LEAN_MASK_FAST_KV, flashc_sm80_fwd_int8_d64_m128_lm_f),
+    SM80_VARIANT_NAMED(FLASHC_DTYPE_FP8_E4M3, 128, 128, SM80_KIND_8BIT_LEAN_MASK_FAST_KV, flashc_sm80_fwd_e4m3_d128_m128_lm_f),
+    SM80_VARIANT_NAMED(FLASHC_DTYPE_INT8, 128, 128, SM80_KIND_8BIT_LEAN_MASK_FAST_KV, flashc_sm80_fwd_int8_d128_m128_lm_f),
+    SM80_VARIANT_NAMED(FLASHC_DTYPE_FP8_E4M3, 64, 128, SM80_KIND_8BIT_FAST_KV, flashc_sm80_fwd_e4m3_d64_m128_f),
+    SM80_VARIANT_NAMED(FLASHC_DTYPE_INT8, 64, 128, SM80_KIND_8BIT_FAST_KV, flashc_sm80_fwd_int8_d64_m128_f),
+    SM80_VARIANT_NAMED(FLASHC_DTYPE_FP8_E4M3, 128, 128, SM80_KIND_8BIT_FAST_KV, flashc_sm80_fwd_e4m3_d128_m128_f),
+    SM80_VARIANT_NAMED(FLASHC_DTYPE_INT8, 128, 128, SM80_KIND_8BIT_FAST_KV, flashc_sm80_fwd_int8_d128_m128_f),
+    SM80_VARIANT_NAMED(FLASHC_DTYPE_FP8_E4M3, 64, 128, SM80_KIND_8BIT_TWO_SLAB, flashc_sm80_fwd_e4m3_d64_m128),
+    SM80_VARIANT_NAMED(FLASHC_DTYPE_FP8_E4M3, 128, 128, SM80_KIND_8BIT_TWO_SLAB, flashc_sm80_fwd_e4m3_d128_m128),
+    SM80_VARIANT_NAMED(FLASHC_DTYPE_INT8, 128, 128, SM80_KIND_8BIT_TWO_SLAB, flashc_sm80_fwd_int8_d128_m128),
+    SM80_VARIANT(FLASHC_DTYPE_FP8_E4M3, e4m3, 64, 64), SM80_VARIANT(FLASHC_DTYPE_FP8_E4M3, e4m3, 128, 64),
+    SM80_VARIANT(FLASHC_DTYPE_INT8, int8, 64, 64),     SM80_VARIANT(FLASHC_DTYPE_INT8, int8, 128, 64),
+    SM80_VARIANT_NAMED(FLASHC_DTYPE_FP8_E4M3, 256, 128, SM80_KIND_8BIT_LEAN_MASK_FAST_KV, flashc_sm80_fwd_e4m3_d256_m128_lm_f),
+    SM80_VARIANT_NAMED(FLASHC_DTYPE_FP8_E4M3, 256, 128, SM80_KIND_8BIT_FAST_KV, flashc_sm80_fwd_e4m3_d256_m128_f),
+    SM80_VARIANT_NAMED(FLASHC_DTYPE_INT8, 256, 128, SM80_KIND_8BIT_FAST_KV, flashc_sm80_fwd_int8_d256_m128_f),
+    SM80_VARIANT_NAMED(FLASHC_DTYPE_FP8_E4M3, 256, 128, SM80_KIND_8BIT_TWO_SLAB, flashc_sm80_fwd_e4m3_d256_m128),
+    SM80_VARIANT_NAMED(FLASHC_DTYPE_INT8, 256, 128, SM80_KIND_8BIT_TWO_SLAB, flashc_sm80_fwd_int8_d256_m128),
+    SM80_VARIANT(FLASHC_DTYPE_FP8_E4M3, e4m3, 256, 64), SM80_VARIANT(FLASHC_DTYPE_INT8, int8, 256, 64),
 #endif
 };
 #define SM80_NUM_VARIANTS ((int)(sizeof k_variants / sizeof k_variants[0]))
@@ -373,7 +428,7 @@ static int fast_kv_ok(const flashc_problem *p, int block_n)
 }
 
 /* fwd_kernel.cuh's lean_kv_ok on the host, for the twins that copy K/V with load_kv_lean only:
-   non-paged K/V and, 8-bit, every V^T chunk of 16 keys 16-byte aligned: the base and the outer
+   non-paged K/V and, 8-bit V^T, every V^T chunk of 16 keys 16-byte aligned: the base and the outer
    strides are validated (flashc_validate_gpu), so the d-row stride must be a multiple of 16 bytes
    and the keys of a sequence must start at 0 (no varlen K, whose sequences start anywhere in the
    row). A layout rule, so the plan still depends on the layout only; the twins have their tiles'
@@ -381,7 +436,7 @@ static int fast_kv_ok(const flashc_problem *p, int block_n)
 static int lean_loader_ok(const flashc_problem *p)
 {
     if (p->kv_layout == FLASHC_KV_PAGED) return 0;
-    return !sm80_is_8bit(p) || (p->kv_layout != FLASHC_KV_VARLEN && p->v_stride[2] % SM80_CP_ASYNC_CHUNK_BYTES == 0);
+    return !sm80_vt(p) || (p->kv_layout != FLASHC_KV_VARLEN && p->v_stride[2] % SM80_CP_ASYNC_CHUNK_BYTES == 0);
 }
 
 /* The split-key tiles' lean-loader twins (_sk_f). Dev hook (not API): FLASHC_SM80_SK_FAST=0 keeps
@@ -423,7 +478,7 @@ static int sm80_sk_wp_ok(const flashc_problem *p, int block_n)
 {
     const char *e = getenv("FLASHC_SM80_SK_WP");
     if (e && atoi(e) == 0) return 0;
-    return p->kv_layout == FLASHC_KV_PAGED && p->page_size % block_n == 0 && (!sm80_is_8bit(p) || vt_chunks_aligned(p));
+    return p->kv_layout == FLASHC_KV_PAGED && p->page_size % block_n == 0 && (!sm80_vt(p) || vt_chunks_aligned(p));
 }
 
 /* 16-bit split-key page-sub twins (_sk_pg: pages of 2^k keys splitting a key block) for more than
@@ -587,7 +642,7 @@ static int pick_variant(const flashc_problem *p, const flashc_device_info *dev, 
     const int is8 = sm80_is_8bit(p);
     for (int i = 0; i < SM80_NUM_VARIANTS; ++i) {
         const sm80_variant *v = &k_variants[i];
-        if (v->dt != p->in_dtype || v->d != p->d) continue;
+        if (v->dt != p->in_dtype || v->d != p->d || (is8 && v->v_rows != !p->v_transposed)) continue;
         const int two = v->kind == SM80_KIND_TWO_SLAB || v->kind == SM80_KIND_TWO_SLAB_LEAN_MASK;
         const int lean = v->kind == SM80_KIND_LEAN_MASK || v->kind == SM80_KIND_LEAN_MASK_FAST_KV ||
                          v->kind == SM80_KIND_TWO_SLAB_LEAN_MASK || v->kind == SM80_KIND_8BIT_LEAN_MASK_FAST_KV;
@@ -630,7 +685,7 @@ static int pick_variant(const flashc_problem *p, const flashc_device_info *dev, 
         /* split-key tile: non-paged or whole-block pages; its page-sub twin: pages splitting a block */
         if (v->kind == SM80_KIND_SPLIT_KEYS && p->kv_layout == FLASHC_KV_PAGED && p->page_size % v->block_n() != 0)
             continue;
-        if ((sk_pg || pg16) && is8 && !vt_chunks_aligned(p)) continue;
+        if ((sk_pg || pg16) && sm80_vt(p) && !vt_chunks_aligned(p)) continue;
         if (pg16 && sub != SM80_PAGE16_SHIFT) continue;
         if (deep && pg != (sub > 0)) continue;
         if (v->block_m > SM80_SMALL_TILE_M && rows < SM80_BIG_TILE_MIN_ROWS) continue;
@@ -866,9 +921,6 @@ extern "C" flashc_status flashc_sm80_check(const flashc_problem *p, const flashc
         if (p->in_dtype == FLASHC_DTYPE_FP8_E4M3 && dev->cc_major * 10 + dev->cc_minor < SM80_E4M3_MIN_CC)
             return flashc_error(FLASHC_STATUS_NOT_SUPPORTED, "sm80: fp8 e4m3 needs compute capability 8.9+, device has %d.%d",
                                 dev->cc_major, dev->cc_minor);
-        if (!p->v_transposed)
-            return flashc_error(FLASHC_STATUS_NOT_SUPPORTED,
-                                "sm80: 8-bit inputs need v_transposed = 1 (V sequence-innermost)");
     } else {
         if (p->in_dtype != FLASHC_DTYPE_F16 && p->in_dtype != FLASHC_DTYPE_BF16)
             return flashc_error(FLASHC_STATUS_NOT_SUPPORTED, "sm80: input dtype %d not supported", (int)p->in_dtype);

@@ -110,6 +110,10 @@ static int is_8bit(flashc_dtype dt) { return dt == FLASHC_DTYPE_FP8_E4M3 || dt =
 /* every input dtype, for the split-key tiles' case lists */
 static const flashc_dtype ALL_DTYPES[4] = {FLASHC_DTYPE_BF16, FLASHC_DTYPE_F16, FLASHC_DTYPE_FP8_E4M3, FLASHC_DTYPE_INT8};
 
+/* 1 while the V-rows units run: 8-bit cases give V in K's layout (v_transposed = 0, the sm80 _vr
+   twins) instead of V^T, and expect_route expects the twins of the tiles the sections name */
+static int g_v_rows;
+
 static tcase base_case(flashc_dtype dt, int d)
 {
     tcase c;
@@ -117,7 +121,7 @@ static tcase base_case(flashc_dtype dt, int d)
     const int is8 = is_8bit(dt);
     c.dt = dt;
     c.out_dt = is8 ? FLASHC_DTYPE_BF16 : dt;
-    c.v_transposed = is8; /* the layout the 8-bit kernels take */
+    c.v_transposed = is8 && !g_v_rows; /* 8-bit: V^T, or V in K's layout in the V-rows units */
     c.d = d;
     c.b = 2;
     c.sq = 97;
@@ -548,9 +552,9 @@ static int run_backend(const tcase *tc, inputs *in, const ptrs *dp, int be, cons
     }
     if (st == FLASHC_STATUS_SUCCESS) st = flashc_attention_forward(&p, ws, ws_bytes, NULL);
     if (st == FLASHC_STATUS_NOT_SUPPORTED) {
-        /* the support matrix: head dims 64, 128, 256; 16-bit inputs, or 8-bit ones with V^T (e4m3
-           from sm_89) */
-        const int dtype_ok = !is8 || (tc->v_transposed && (tc->dt != FLASHC_DTYPE_FP8_E4M3 || g_cc >= 89));
+        /* the support matrix: head dims 64, 128, 256; 16-bit inputs, or 8-bit ones with V^T or V in
+           K's layout (e4m3 from sm_89) */
+        const int dtype_ok = !is8 || tc->dt != FLASHC_DTYPE_FP8_E4M3 || g_cc >= 89;
         const int in_matrix = dtype_ok && (tc->d == 64 || tc->d == 128 || tc->d == 256);
         if (be == BE_AUTO && in_matrix) {
             printf("FAIL %s [%s]: NOT_SUPPORTED inside the support matrix: %s\n", tc->name, BE_NAME[be],
@@ -773,13 +777,34 @@ static int route_match(const char *name, const char *pattern)
     return lr >= lb && !strcmp(rest + lr - lb, b);
 }
 
-/* Some sm80 variant whose symbol matches `tile` (route_match) launched since *m (a failure if not). */
+/* The pattern of `tile`'s V-rows twin (g_v_rows): "_vr" ends the symbol; pages of 16 keys take
+   _sk_pg_vr (the _pg16 tiles are a V^T layout and have no twin). */
+static void v_rows_pattern(char *out, size_t n, const char *tile)
+{
+    char a[128];
+    snprintf(a, sizeof a, "%s", tile);
+    char *p16 = strstr(a, "_pg16");
+    if (p16) memmove(p16 + 3, p16 + 5, strlen(p16 + 5) + 1);
+    const size_t la = strlen(a);
+    const int anchored = la > 0 && a[la - 1] == '$';
+    if (anchored) a[la - 1] = '\0';
+    /* route_match takes one '*': an anchored or starred pattern gets the suffix appended */
+    snprintf(out, n, anchored || strchr(a, '*') ? "%s_vr$" : "%s*_vr$", a);
+}
+
+/* Some sm80 variant whose symbol matches `tile` (route_match; in the V-rows units its _vr twin)
+   launched since *m (a failure if not). */
 static void expect_route(const route_mark *m, const char *section, const char *tile)
 {
     /* a filter may keep part of a section: then its expectations do not hold */
     if (!g_be_enabled[BE_SM80] || g_cc < 90 || getenv("FLASHC_SM80_SMEM_OPTIN") || g_filter ||
         g_cases_run == m->cases_run)
         return;
+    char vr[128];
+    if (g_v_rows) {
+        v_rows_pattern(vr, sizeof vr, tile);
+        tile = vr;
+    }
     unsigned long long n = 0;
     for (int i = 0; i < sm80_variant_count(); ++i) {
         const char *name = NULL;
@@ -1192,9 +1217,9 @@ static void feature_cases(flashc_dtype dt, int d)
     }
 }
 
-/* 8-bit cases beyond the feature grid (which runs with V^T): V in K's layout must be refused
-   (skipped per backend, never run), and 16-byte-aligned V^T rows take the cp.async fast path
-   (the grid's odd s_k take the gather path). */
+/* 8-bit cases beyond the feature grid (which runs with V^T, and in the V-rows units with V in K's
+   layout): both layouts side by side, and 16-byte-aligned V^T rows take the cp.async fast path (the
+   grid's odd s_k take the gather path). */
 static void eight_bit_cases(flashc_dtype dt, int d)
 {
     tcase c;
@@ -1305,7 +1330,9 @@ static void sm80_8bit_tile_cases(int t)
         c = base_case(dts[t], dims[k]); c.b = 3; c.q_varlen = 1; c.kv = KV_VARLEN; c.causal = 1;
         { int lq[3] = {150, 0, 300}, lk[3] = {200, 50, 301}; memcpy(c.seqlens_q, lq, sizeof lq); memcpy(c.seqlens_k, lk, sizeof lk); }
         named(&c, "8-bit two-slab varlen causal"); run_case(c);
-        expect_routef(&mark, "8-bit two-slab cases", "_%s_d%d_m128$", kernel_dt(dts[t]), dims[k]);
+        /* V rows: these odd sizes take the lean twins as well (only paged K/V needs the general one) */
+        expect_routef(&mark, "8-bit two-slab cases", g_v_rows ? "_%s_d%d_m128" : "_%s_d%d_m128$", kernel_dt(dts[t]),
+                      dims[k]);
     }
     /* Key counts that are multiples of 16 keep every V^T chunk 16-byte aligned, so these take the
        lean-loader twins (sm80_8bit_fast_ok; the odd sizes above take the general tiles): mode 0 the
@@ -1332,7 +1359,9 @@ static void sm80_8bit_tile_cases(int t)
                 continue;
             }
             expect_routef(&mark, "8-bit lean cases", "_%s_d%d_m128_f$", dtn, dims[k]);
-            if (mode == 0) expect_routef(&mark, "8-bit lean cases", "_%s_d%d_m128_lm_f$", dtn, dims[k]);
+            /* int8 d256 has no _lm_f_vr twin (sm80_launch.cu): its masked V-rows problems run _f_vr */
+            if (mode == 0 && !(g_v_rows && dts[t] == FLASHC_DTYPE_INT8 && dims[k] == 256))
+                expect_routef(&mark, "8-bit lean cases", "_%s_d%d_m128_lm_f$", dtn, dims[k]);
             c = base_case(dts[t], dims[k]); c.sq = 190; c.sk = 208; c.wl = 33; c.wr = 17; c.softcap = 6.0f;
             c.bias = BIAS_BCAST_B;
             snprintf(what, sizeof what, "8-bit %s window softcap bias", mode_name[mode]); named(&c, what); run_case(c);
@@ -1474,6 +1503,7 @@ static void sm80_sk_fast_cases(void)
         for (int d = 64; d <= 128; d *= 2) {
             const flashc_dtype dt = ALL_DTYPES[t];
             const int is8 = is_8bit(dt);
+            if (g_v_rows && !is8) continue; /* the V-rows units: 8-bit only */
             if (g_quick && d != 128) continue;
             const char *dtn = kernel_dt(dt);
             const int tile_m = is8 ? 16 : 32;
@@ -1509,8 +1539,16 @@ static void sm80_sk_fast_cases(void)
             route_mark_set(&mark);
             setenv("FLASHC_SM80_SK_FAST", "0", 1);
             c = first; c.extra = 0; named(&c, "decode skf off 4112"); run_case(c);
-            unsetenv("FLASHC_SM80_SK_FAST");
             expect_routef(&mark, "skf off case", "_%s_d%d_m%d_sk$", dtn, d, tile_m);
+            if (is8) { /* the 32-row general tile on a layout its lean twin takes (V rows: any key count) */
+                route_mark_set(&mark);
+                setenv("FLASHC_SM80_SK32", "1", 1);
+                c = base_case(dt, d); c.b = 2; c.sq = 4; c.sk = 1040; c.hkv = 2; c.hq = 16; c.causal = 1; c.lse = 1;
+                named(&c, "decode skf off sk32 32 rows causal"); run_case(c);
+                unsetenv("FLASHC_SM80_SK32");
+                expect_routef(&mark, "skf off sk32 case", "_%s_d%d_m32_sk$", dtn, d);
+            }
+            unsetenv("FLASHC_SM80_SK_FAST");
         }
 }
 
@@ -1530,6 +1568,7 @@ static void sm80_sk_page_cases(void)
         for (int d = 64; d <= 128; d *= 2) {
             const flashc_dtype dt = ALL_DTYPES[t];
             const int is8 = is_8bit(dt);
+            if (g_v_rows && !is8) continue; /* the V-rows units: 8-bit only */
             const int block = is8 || d == 64 ? 128 : 64; /* the split-key tile's key block */
             if (g_quick && d != 128) continue;
             const char *dtn = kernel_dt(dt);
@@ -1666,7 +1705,8 @@ static void sm80_sk_wide_cases(void)
         route_mark_set(&mark);
         c.sk = (sk_min - 1) % 16 ? sk_min - 1 : sk_min - 2;
         named(&c, "decode wide rule below the threshold"); run_case(c);
-        expect_routef(&mark, "wide rule below case", "_%s_d128_m16_sk$", dtn);
+        /* (V rows: the lean loader takes any key count) */
+        expect_routef(&mark, "wide rule below case", g_v_rows ? "_%s_d128_m16_sk_f$" : "_%s_d128_m16_sk$", dtn);
     }
 }
 
@@ -1684,6 +1724,7 @@ static void sm80_forced_split_cases(void)
         for (int d = 64; d <= 128; d *= 2) {
             const flashc_dtype dt = ALL_DTYPES[t];
             const int is8 = is_8bit(dt);
+            if (g_v_rows && !is8) continue; /* the V-rows units: 8-bit only */
             const int g = is8 ? 4 : 8; /* query heads per KV head: 16-bit rows 8 s_q, 8-bit 4 s_q */
             if (g_quick && d != 128) continue;
             setenv("FLASHC_SM80_SPLITS", "2", 1);
@@ -1779,6 +1820,32 @@ static void dtype_dim_cases(int i)
     if (!g_quick || dt == FLASHC_DTYPE_FP8_E4M3) feature_cases(dt, d);
 }
 
+/* The V-rows units: unit i's feature grid (8-bit dtype x head dim, as dtype_dim_cases) with V in
+   K's layout (the sm80 _vr twins) */
+static void v_rows_dim_cases(int i)
+{
+    g_v_rows = 1;
+    dtype_dim_cases(i);
+    g_v_rows = 0;
+}
+
+/* The 8-bit tile sections with V in K's layout: t 0 / 1 the 128-row and 64-row tiles (fp8 / int8),
+   2 the split-key decode tiles (16 / 32 rows, lean, whole-page, page-sub, wide, forced splits) */
+static void v_rows_tile_cases(int t)
+{
+    g_v_rows = 1;
+    if (t < 2) {
+        sm80_8bit_tile_cases(t);
+    } else {
+        sm80_8bit_sk32_cases();
+        sm80_sk_fast_cases();
+        sm80_sk_page_cases();
+        sm80_sk_wide_cases();
+        sm80_forced_split_cases();
+    }
+    g_v_rows = 0;
+}
+
 static void quick_skipped_big_cases(void)
 {
     if (!g_quick) big_cases();
@@ -1824,6 +1891,12 @@ static const test_unit UNITS[] = {
     {"sm80 lpt", sm80_lpt_cases, NULL, 0},
     {"multi-wave", multi_wave_cases, NULL, 0},
     {"outside matrix", outside_matrix_cases, NULL, 0},
+    /* 8-bit V in K's layout (v_transposed = 0): the grids and tile sections again */
+    {"fp8 d64 v rows", NULL, v_rows_dim_cases, 6}, {"fp8 d128 v rows", NULL, v_rows_dim_cases, 7},
+    {"fp8 d256 v rows", NULL, v_rows_dim_cases, 8}, {"int8 d64 v rows", NULL, v_rows_dim_cases, 9},
+    {"int8 d128 v rows", NULL, v_rows_dim_cases, 10}, {"int8 d256 v rows", NULL, v_rows_dim_cases, 11},
+    {"sm80 v rows tiles fp8", NULL, v_rows_tile_cases, 0}, {"sm80 v rows tiles int8", NULL, v_rows_tile_cases, 1},
+    {"sm80 v rows decode", NULL, v_rows_tile_cases, 2},
 };
 #define NUM_UNITS ((int)(sizeof UNITS / sizeof UNITS[0]))
 

@@ -203,8 +203,10 @@ def test_8bit(backend, dtype, v_transposed):
         v_arg = torch.empty((b, h_kv, d, s_pad), device=DEV, dtype=v.dtype)[..., :s_k]
         v_arg.copy_(v.permute(0, 2, 3, 1))
     out = nan_like(q.shape, torch.bfloat16)
+    # both V layouts run on the portable path (fp8 from sm_89); sm90 refuses 8-bit inputs
     call(flashc.flash_attn_func, q, k, v_arg, q_descale=ds[0], k_descale=ds[1], v_descale=ds[2],
-         causal=True, out=out, v_transposed=v_transposed, backend=backend)
+         causal=True, out=out, v_transposed=v_transposed, backend=backend,
+         must_run=backend != "sm90" and (dtype == torch.int8 or CC >= (8, 9)))
 
     def deq(x, s):
         return x.float() * s.repeat_interleave(x.shape[2] // h_kv, dim=1)[:, None, :, None]
@@ -268,6 +270,33 @@ def test_kvcache_paged(page_size):
         vs = vc[rows].reshape(-1, h_kv, d)[:n]
         want, _ = reference(q[bi:bi + 1], ks[None], vs[None], causal=True)
         assert_close(out[bi], want[0], TOL[dtype])
+
+
+@pytest.mark.parametrize("page_size", [16, 64, 256])
+def test_kvcache_paged_fp8(page_size):
+    # an fp8 paged cache as inference engines keep it: V in K's layout, per-(b, h_kv) descales
+    if CC < (8, 9):
+        pytest.skip("fp8 e4m3 needs sm_89+")
+    b, s_q, h_q, h_kv, d = 3, 2, 8, 2, 128
+    seqlens = torch.tensor([700, 1, 257], dtype=torch.int32, device=DEV)
+    max_pages = (700 + page_size - 1) // page_size + 1
+    num_pages = b * max_pages + 3
+    f8 = torch.float8_e4m3fn
+    kc, vc = rand((num_pages, page_size, h_kv, d), f8), rand((num_pages, page_size, h_kv, d), f8)
+    page_table = torch.randperm(num_pages, device=DEV)[: b * max_pages].reshape(b, max_pages).to(torch.int32)
+    q = rand((b, s_q, h_q, d), f8)
+    ds = [torch.rand(b, h_kv, device=DEV) + 0.5 for _ in range(3)]
+    out = nan_like(q.shape, torch.bfloat16)
+    call(flashc.flash_attn_with_kvcache, q, kc, vc, cache_seqlens=seqlens, page_table=page_table,
+         q_descale=ds[0], k_descale=ds[1], v_descale=ds[2], causal=True, out=out, must_run=True)
+    for bi in range(b):
+        n = int(seqlens[bi])
+        rows = page_table[bi].long()
+        ks = kc[rows].reshape(-1, h_kv, d)[:n].float() * ds[1][bi][None, :, None]
+        vs = vc[rows].reshape(-1, h_kv, d)[:n].float() * ds[2][bi][None, :, None]
+        qs = q[bi].float() * ds[0][bi].repeat_interleave(h_q // h_kv)[None, :, None]
+        want, _ = reference(qs[None], ks[None], vs[None], causal=True)
+        assert_close(out[bi], want[0], TOL[f8] * max(1.0, want.abs().max().item()))
 
 
 def test_kvcache_batched_int_seqlens():

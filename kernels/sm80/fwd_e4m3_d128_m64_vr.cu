@@ -1,0 +1,4 @@
+/* sm80 forward variant: the V-rows twin (FWD_V_ROWS, _vr) of fwd_e4m3_d128_m64.cu:
+   8-bit V in K's layout (v_transposed = 0). Same tile, ring and launch; host sm80_v_rows. */
+#define FWD_V_ROWS 1
+#include "sm80/fwd_e4m3_d128_m64.cu"
