@@ -25,6 +25,15 @@ static __device__ __forceinline__ void ldmatrix_sync_aligned_m8n8_x4_trans_share
                  : "r"(smem_addr));
 }
 
+/* Two transposed matrices (lanes 0-15 supply the row addresses; the others' are ignored). */
+static __device__ __forceinline__ void ldmatrix_sync_aligned_m8n8_x2_trans_shared_b16(uint32_t r[2],
+                                                                                     uint32_t smem_addr)
+{
+    asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0,%1}, [%2];\n"
+                 : "=r"(r[0]), "=r"(r[1])
+                 : "r"(smem_addr));
+}
+
 /* Generic pointer -> 32-bit shared-window address (cvta.to.shared, PTX ISA §9.7.9.17). */
 static __device__ __forceinline__ uint32_t cvta_to_shared_u32(const void *p)
 {

@@ -1713,6 +1713,13 @@ static __device__ __forceinline__ void compute_pv(const float S[M_SLABS][S_FRAGS
    columns 16dd + 2n and fragment 2dd+1 columns 16dd + 2n + 1 (n the MMA column); o_columns_to_std
    restores the usual order once after the key loop. swz_v keeps each matrix's 8 rows on distinct
    bank groups. */
+/* int8 d256 128-row tiles: two x2 loads per 32 keys instead of one x4 (4 live registers at most, as
+   V^T's x4; the x4 and its permutes hold 6-8): ptxas _f_vr 36 -> 16 bytes of spill */
+#if defined(FWD_INT8) && D == 256 && M_SLABS == 1 && NUM_WARPS == 8
+#define V_LDSM_X2 1
+#else
+#define V_LDSM_X2 0
+#endif
 #define V_SEL_EVEN 0x6420 /* x.b0 x.b2 y.b0 y.b2: keys 4t..4t+3 of column 2c */
 #define V_SEL_ODD 0x7531  /* x.b1 x.b3 y.b1 y.b3: column 2c + 1 */
 /* the key row lane addresses in the x4 ldmatrix of a 32-key step: matrices (keys {4t, 4t+1} |
@@ -1729,17 +1736,28 @@ static __device__ __forceinline__ void compute_pv(const float S[M_SLABS][S_FRAGS
                                                   uint32_t sV_addr, int lane)
 {
     const uint32_t order = pv_p_order(lane);
-    const int row_l = v_ldsm_row(lane);
+    /* (x2: lanes 16-31's addresses are ignored; the second load adds the 16 keys) */
+    const int row_l = v_ldsm_row(V_LDSM_X2 ? lane % (2 * LDSM_ROWS) : lane);
 #pragma unroll
     for (int kk = 0; kk < K_STEPS_PV; ++kk) {
         uint32_t a[M_SLABS][PV_A_WORDS];
         pv_a_frags(S, a, kk, order);
 #pragma unroll
         for (int dd = 0; dd < O_FRAGS / 2; ++dd) {
+#if V_LDSM_X2
+            /* two x2 loads (keys 0-15, then 16-31 of the step), each permuted before the next */
+            uint32_t r[2];
+            ldmatrix_sync_aligned_m8n8_x2_trans_shared_b16(r, sV_addr + swz_v(kk * MMA_K + row_l, dd) * ELEM_BYTES);
+            const uint32_t e0 = __byte_perm(r[0], r[1], V_SEL_EVEN), o0 = __byte_perm(r[0], r[1], V_SEL_ODD);
+            ldmatrix_sync_aligned_m8n8_x2_trans_shared_b16(
+                r, sV_addr + swz_v(kk * MMA_K + 2 * MMA_N + row_l, dd) * ELEM_BYTES);
+            const uint32_t e1 = __byte_perm(r[0], r[1], V_SEL_EVEN), o1 = __byte_perm(r[0], r[1], V_SEL_ODD);
+#else
             uint32_t r[4];
             ldmatrix_sync_aligned_m8n8_x4_trans_shared_b16(r, sV_addr + swz_v(kk * MMA_K + row_l, dd) * ELEM_BYTES);
             const uint32_t e0 = __byte_perm(r[0], r[1], V_SEL_EVEN), e1 = __byte_perm(r[2], r[3], V_SEL_EVEN);
             const uint32_t o0 = __byte_perm(r[0], r[1], V_SEL_ODD), o1 = __byte_perm(r[2], r[3], V_SEL_ODD);
+#endif
 #pragma unroll
             for (int sl = 0; sl < M_SLABS; ++sl) {
                 PV_MMA(O[sl][2 * dd], a[sl], e0, e1);

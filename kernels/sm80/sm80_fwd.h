@@ -268,6 +268,7 @@ SM80_DECLARE_FWD(flashc_sm80_fwd_int8_d64_m128_lm_f_vr)
 SM80_DECLARE_FWD(flashc_sm80_fwd_int8_d128_m128_f_vr)
 SM80_DECLARE_FWD(flashc_sm80_fwd_int8_d128_m128_lm_f_vr)
 SM80_DECLARE_FWD(flashc_sm80_fwd_int8_d256_m128_f_vr)
+SM80_DECLARE_FWD(flashc_sm80_fwd_int8_d256_m128_lm_f_vr)
 SM80_DECLARE_FWD(flashc_sm80_fwd_int8_d128_m128_vr)
 SM80_DECLARE_FWD(flashc_sm80_fwd_int8_d256_m128_vr)
 #endif

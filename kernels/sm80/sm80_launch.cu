@@ -338,9 +338,8 @@ static const sm80_variant k_variants[] = {
 /* V-rows twins (_vr, FWD_V_ROWS: 8-bit V in K's layout, v_transposed = 0), in the order of the V^T
    list above so that the same rules pick among them (pick_variant matches v_rows to the layout);
    the list macros are reused with SM80_VARIANT_NAMED naming the _vr symbol. No twins of the deep
-   rings (s6 / s8 and their page-sub twins: those rows take the 64-row tile), of the _pg16 tiles
-   (a V^T layout; pages of 16 take _sk_pg_vr) nor of int8 d256 _lm_f (ptxas spilled 220 bytes;
-   causal int8 d256 takes _f_vr). */
+   rings (s6 / s8 and their page-sub twins: those rows take the 64-row tile) nor of the _pg16 tiles
+   (a V^T layout; pages of 16 take _sk_pg_vr). */
 #undef SM80_VARIANT_NAMED
 #define SM80_VARIANT_NAMED(dtype, dd, mm, kind, name) \
     {dtype, dd, mm, kind, name##_vr, name##_vr_smem_bytes, name##_vr_block_n, #name "_vr", 1}
@@ -378,6 +377,7 @@ static const sm80_variant k_variants[] = {
     SM80_VARIANT(FLASHC_DTYPE_FP8_E4M3, e4m3, 64, 64), SM80_VARIANT(FLASHC_DTYPE_FP8_E4M3, e4m3, 128, 64),
     SM80_VARIANT(FLASHC_DTYPE_INT8, int8, 64, 64),     SM80_VARIANT(FLASHC_DTYPE_INT8, int8, 128, 64),
     SM80_VARIANT_NAMED(FLASHC_DTYPE_FP8_E4M3, 256, 128, SM80_KIND_8BIT_LEAN_MASK_FAST_KV, flashc_sm80_fwd_e4m3_d256_m128_lm_f),
+    SM80_VARIANT_NAMED(FLASHC_DTYPE_INT8, 256, 128, SM80_KIND_8BIT_LEAN_MASK_FAST_KV, flashc_sm80_fwd_int8_d256_m128_lm_f),
     SM80_VARIANT_NAMED(FLASHC_DTYPE_FP8_E4M3, 256, 128, SM80_KIND_8BIT_FAST_KV, flashc_sm80_fwd_e4m3_d256_m128_f),
     SM80_VARIANT_NAMED(FLASHC_DTYPE_INT8, 256, 128, SM80_KIND_8BIT_FAST_KV, flashc_sm80_fwd_int8_d256_m128_f),
     SM80_VARIANT_NAMED(FLASHC_DTYPE_FP8_E4M3, 256, 128, SM80_KIND_8BIT_TWO_SLAB, flashc_sm80_fwd_e4m3_d256_m128),
