@@ -1714,7 +1714,9 @@ static __device__ __forceinline__ void compute_pv(const float S[M_SLABS][S_FRAGS
    restores the usual order once after the key loop. swz_v keeps each matrix's 8 rows on distinct
    bank groups. */
 /* int8 d256 128-row tiles: two x2 loads per 32 keys instead of one x4 (4 live registers at most, as
-   V^T's x4; the x4 and its permutes hold 6-8): ptxas _f_vr 36 -> 16 bytes of spill */
+   V^T's x4; the x4 and its permutes hold 6-8): ptxas _f_vr 36 -> 16 bytes of spill, _lm_f_vr
+   220 -> 28; H200 +6-7 % non-causal, +18-19 % causal. On the other tiles x2 moved spills both ways
+   (e4m3 d128 _m128_f_vr 4 -> 44), so they keep the x4. */
 #if defined(FWD_INT8) && D == 256 && M_SLABS == 1 && NUM_WARPS == 8
 #define V_LDSM_X2 1
 #else
