@@ -190,7 +190,7 @@ typedef uint16_t elem_t;
    addresses in the Q.K^T ldmatrix (matrices: tile 2q keys, chunk 0 | 1; tile 2q+1 keys, chunk 0 | 1).
    16-bit: tile f column c is key 8f + c. 8-bit: keys are permuted inside each 16-key group so that
    a thread's accumulators of tiles 2q, 2q+1 hold keys 16q + 4t .. 4t+3, the 8-bit A-fragment
-   order of P: P then needs no shuffles before P.V (compute_pv_vt). Tile 2q + r takes the pair
+   order of P: P then needs no shuffles before P.V (compute_pv_8bit). Tile 2q + r takes the pair
    4t + 2r + {0, 1}, or with K_PAIR_SWAP 4t + 2(r ^ t / 2) + {0, 1}: each ldmatrix matrix's 8 rows
    then differ in row % 8 (rows {0,1,4,5,10,11,14,15} and {2,3,6,7,8,9,12,13}) and read K without
    bank conflicts under the 8-row chunk swizzle, where the plain pairing's rows {0,1,4,5,8,9,12,13}
@@ -1672,36 +1672,18 @@ static __device__ __forceinline__ void pv_a_frags(const float S[M_SLABS][S_FRAGS
     }
 }
 
-/* kc0: first V^T chunk of the keys S covers (0; a split-key warp's slice: the swizzle XORs chunk
-   bits, so the slice is selected by chunk index, not by a byte offset). */
-static __device__ __forceinline__ void compute_pv_vt(const float S[M_SLABS][S_FRAGS][4], float O[M_SLABS][O_FRAGS][4],
-                                                     uint32_t sVt_addr, int lane, int kc0)
-{
-    const uint32_t order = pv_p_order(lane);
-#pragma unroll
-    for (int kk = 0; kk < K_STEPS_PV; ++kk) {
-        uint32_t a[M_SLABS][PV_A_WORDS];
-        pv_a_frags(S, a, kk, order);
-#pragma unroll
-        for (int dd = 0; dd < O_FRAGS / 2; ++dd) {
-            /* V^T matrices: (d 0-7, keys 0-15), (d 0-7, keys 16-31), (d 8-15, keys 0-15), (d 8-15, keys 16-31) */
-            uint32_t b[4];
-            int row = dd * 2 * MMA_N + (lane % LDSM_ROWS) + (lane / (2 * LDSM_ROWS)) * LDSM_ROWS;
-            int ch = kc0 + kk * CHUNKS_PER_K_STEP + ((lane / LDSM_ROWS) & 1);
-            ldmatrix_sync_aligned_m8n8_x4_shared_b16(b, sVt_addr + swz_vt(row, ch) * ELEM_BYTES);
-#pragma unroll
-            for (int sl = 0; sl < M_SLABS; ++sl) {
-                PV_MMA(O[sl][2 * dd], a[sl], b[0], b[1]);
-                PV_MMA(O[sl][2 * dd + 1], a[sl], b[2], b[3]);
-            }
-        }
-    }
-}
 #if VT_TILE
-static __device__ __forceinline__ void compute_pv(const float S[M_SLABS][S_FRAGS][4], float O[M_SLABS][O_FRAGS][4],
-                                                  uint32_t sVt_addr, int lane)
+/* This lane's B fragments of P.V at key step kk for O fragments 2dd (b[0], b[1]: keys 0-15,
+   16-31) and 2dd+1 (b[2], b[3]); lane: pv_b_lane's value, here the lane itself. V^T matrices:
+   (d 0-7, keys 0-15), (d 0-7, keys 16-31), (d 8-15, keys 0-15), (d 8-15, keys 16-31). kc0: first
+   V^T chunk of the keys S covers (0; a split-key warp's slice: the swizzle XORs chunk bits, so the
+   slice is selected by chunk index, not by a byte offset). */
+static __device__ __forceinline__ int pv_b_lane(int lane) { return lane; }
+static __device__ __forceinline__ void pv_b_frags(uint32_t b[4], uint32_t sVt_addr, int lane, int kc0, int kk, int dd)
 {
-    compute_pv_vt(S, O, sVt_addr, lane, 0);
+    int row = dd * 2 * MMA_N + (lane % LDSM_ROWS) + (lane / (2 * LDSM_ROWS)) * LDSM_ROWS;
+    int ch = kc0 + kk * CHUNKS_PER_K_STEP + ((lane / LDSM_ROWS) & 1);
+    ldmatrix_sync_aligned_m8n8_x4_shared_b16(b, sVt_addr + swz_vt(row, ch) * ELEM_BYTES);
 }
 #else
 /* 8-bit V in K's layout (the _vr twins): B fragments of P.V want 4 consecutive keys of one column d
@@ -1732,43 +1714,62 @@ static __device__ __forceinline__ int v_ldsm_row(int lane)
     return (lane / (2 * LDSM_ROWS)) * 2 * MMA_N + 4 * (i >> 1) + 2 * ((lane / LDSM_ROWS) & 1) + (i & 1);
 }
 
-/* sV_addr: the stage's V rows (a D_SPLIT CTA adds its first column's byte offset, a multiple of the
-   swizzle atom); a split-key warp adds its first key row (a multiple of 16). */
-static __device__ __forceinline__ void compute_pv(const float S[M_SLABS][S_FRAGS][4], float O[M_SLABS][O_FRAGS][4],
-                                                  uint32_t sV_addr, int lane)
+/* The same fragments (O fragment 2dd: even columns, 2dd+1: odd ones) from V rows. sV_addr: the
+   stage's V rows (a D_SPLIT CTA adds its first column's byte offset, a multiple of the swizzle
+   atom; a split-key warp its first key row, a multiple of 16); row_l: v_ldsm_row (pv_b_lane);
+   kc0 is V^T's. */
+/* (x2: lanes 16-31's addresses are ignored; the second load adds the 16 keys) */
+static __device__ __forceinline__ int pv_b_lane(int lane)
+{
+    return v_ldsm_row(V_LDSM_X2 ? lane % (2 * LDSM_ROWS) : lane);
+}
+static __device__ __forceinline__ void pv_b_frags(uint32_t b[4], uint32_t sV_addr, int row_l, int kc0, int kk, int dd)
+{
+    (void)kc0;
+#if V_LDSM_X2
+    /* two x2 loads (keys 0-15, then 16-31 of the step), each permuted before the next */
+    uint32_t r[2];
+    ldmatrix_sync_aligned_m8n8_x2_trans_shared_b16(r, sV_addr + swz_v(kk * MMA_K + row_l, dd) * ELEM_BYTES);
+    b[0] = __byte_perm(r[0], r[1], V_SEL_EVEN), b[2] = __byte_perm(r[0], r[1], V_SEL_ODD);
+    ldmatrix_sync_aligned_m8n8_x2_trans_shared_b16(r,
+                                                   sV_addr + swz_v(kk * MMA_K + 2 * MMA_N + row_l, dd) * ELEM_BYTES);
+    b[1] = __byte_perm(r[0], r[1], V_SEL_EVEN), b[3] = __byte_perm(r[0], r[1], V_SEL_ODD);
+#else
+    uint32_t r[4];
+    ldmatrix_sync_aligned_m8n8_x4_trans_shared_b16(r, sV_addr + swz_v(kk * MMA_K + row_l, dd) * ELEM_BYTES);
+    b[0] = __byte_perm(r[0], r[1], V_SEL_EVEN), b[1] = __byte_perm(r[2], r[3], V_SEL_EVEN);
+    b[2] = __byte_perm(r[0], r[1], V_SEL_ODD), b[3] = __byte_perm(r[2], r[3], V_SEL_ODD);
+#endif
+}
+#endif
+
+/* O += P V for the keys S covers (kc0: see pv_b_frags). */
+static __device__ __forceinline__ void compute_pv_8bit(const float S[M_SLABS][S_FRAGS][4], float O[M_SLABS][O_FRAGS][4],
+                                                       uint32_t sV_addr, int lane, int kc0)
 {
     const uint32_t order = pv_p_order(lane);
-    /* (x2: lanes 16-31's addresses are ignored; the second load adds the 16 keys) */
-    const int row_l = v_ldsm_row(V_LDSM_X2 ? lane % (2 * LDSM_ROWS) : lane);
+    const int lb = pv_b_lane(lane); /* the lane's part of the B-fragment addresses */
 #pragma unroll
     for (int kk = 0; kk < K_STEPS_PV; ++kk) {
         uint32_t a[M_SLABS][PV_A_WORDS];
         pv_a_frags(S, a, kk, order);
 #pragma unroll
         for (int dd = 0; dd < O_FRAGS / 2; ++dd) {
-#if V_LDSM_X2
-            /* two x2 loads (keys 0-15, then 16-31 of the step), each permuted before the next */
-            uint32_t r[2];
-            ldmatrix_sync_aligned_m8n8_x2_trans_shared_b16(r, sV_addr + swz_v(kk * MMA_K + row_l, dd) * ELEM_BYTES);
-            const uint32_t e0 = __byte_perm(r[0], r[1], V_SEL_EVEN), o0 = __byte_perm(r[0], r[1], V_SEL_ODD);
-            ldmatrix_sync_aligned_m8n8_x2_trans_shared_b16(
-                r, sV_addr + swz_v(kk * MMA_K + 2 * MMA_N + row_l, dd) * ELEM_BYTES);
-            const uint32_t e1 = __byte_perm(r[0], r[1], V_SEL_EVEN), o1 = __byte_perm(r[0], r[1], V_SEL_ODD);
-#else
-            uint32_t r[4];
-            ldmatrix_sync_aligned_m8n8_x4_trans_shared_b16(r, sV_addr + swz_v(kk * MMA_K + row_l, dd) * ELEM_BYTES);
-            const uint32_t e0 = __byte_perm(r[0], r[1], V_SEL_EVEN), e1 = __byte_perm(r[2], r[3], V_SEL_EVEN);
-            const uint32_t o0 = __byte_perm(r[0], r[1], V_SEL_ODD), o1 = __byte_perm(r[2], r[3], V_SEL_ODD);
-#endif
+            uint32_t b[4];
+            pv_b_frags(b, sV_addr, lb, kc0, kk, dd);
 #pragma unroll
             for (int sl = 0; sl < M_SLABS; ++sl) {
-                PV_MMA(O[sl][2 * dd], a[sl], e0, e1);
-                PV_MMA(O[sl][2 * dd + 1], a[sl], o0, o1);
+                PV_MMA(O[sl][2 * dd], a[sl], b[0], b[1]);
+                PV_MMA(O[sl][2 * dd + 1], a[sl], b[2], b[3]);
             }
         }
     }
 }
-#endif
+static __device__ __forceinline__ void compute_pv(const float S[M_SLABS][S_FRAGS][4], float O[M_SLABS][O_FRAGS][4],
+                                                  uint32_t sV_addr, int lane)
+{
+    compute_pv_8bit(S, O, sV_addr, lane, 0);
+}
 #else
 static __device__ __forceinline__ void compute_pv(const float S[M_SLABS][S_FRAGS][4], float O[M_SLABS][O_FRAGS][4],
                                                   uint32_t sV_addr, int lane)

@@ -406,7 +406,7 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_CTAS_PER_SM) FWD_KERNEL(const
             if (prm.transform || need_mask) score_transform(&prm, &c, S, n * BLOCK_N + kw, rg, lane, need_mask);
             online_softmax(S, O, m, l, mult);
 #if VT_TILE
-            compute_pv_vt(S, O, cvta_to_shared_u32(sV + stage * TILE_KV_ELEMS), lane, kw / CHUNK_ELEMS);
+            compute_pv_8bit(S, O, cvta_to_shared_u32(sV + stage * TILE_KV_ELEMS), lane, kw / CHUNK_ELEMS);
 #else /* V rows (16-bit; 8-bit _vr, whose swz_v repeats every 16 rows): rows kw.. of the stage */
             compute_pv(S, O, cvta_to_shared_u32(sV + stage * TILE_KV_ELEMS + kw * D), lane);
 #endif
