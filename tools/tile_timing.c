@@ -11,7 +11,8 @@
    the kernel span split into phases, gaps, head and tail. TT_DUMP=DIR writes every CTA's record of
    that launch as CSV (DIR/tt_d<d>_s<s>_c<causal>.csv) for offline analysis. TT_DRY=1 only checks the
    library's timing setters, TT_SELFTEST=1 runs the analysis on made-up stamps (neither needs a GPU).
-   TT_DECODE="b:hq:hkv:sq:sk,..." times bf16 d128 decode shapes instead (the split-key tiles stamp
+   TT_DECODE="b:hq:hkv:sq:sk,..." times d128 decode shapes instead (bf16, or TT_DTYPE=fp8: e4m3 with V
+   in K's layout, TT_VT=1 V^T) (the split-key tiles stamp
    too; TT_ONLY_D=64 for d64), printing GB/s of K+V and, per CTA, when it entered, got its first
    block, left its key loop and drained, counted from the first entry (start and tail of the wave).
    Build: gcc -O2 -o tile_timing tools/tile_timing.c -Iinclude -I/usr/local/cuda/include
@@ -47,7 +48,11 @@ static const char *const k_names[] = {
     "flashc_sm80_fwd_bf16_d256_m128_n64_f", "flashc_sm80_fwd_bf16_d256_m128_n64_lm_f", "flashc_sm80_fwd_bf16_d256_m64_n64_kv",
     "flashc_sm80_fwd_bf16_d128_m128_n128_lm_f", "flashc_sm80_fwd_bf16_d128_m128_n64_f", "flashc_sm80_fwd_bf16_d128_m128_n64_lm_f",
     /* decode (TT_DECODE): the split-key tiles */
-    "flashc_sm80_fwd_bf16_d128_m32_sk", "flashc_sm80_fwd_bf16_d64_m32_sk"};
+    "flashc_sm80_fwd_bf16_d128_m32_sk", "flashc_sm80_fwd_bf16_d64_m32_sk",
+    /* fp8 decode (TT_DECODE with TT_DTYPE=fp8): the 8-bit d128 split-key tiles, V^T and V rows (_vr) */
+    "flashc_sm80_fwd_e4m3_d128_m16_sk8_f", "flashc_sm80_fwd_e4m3_d128_m16_sk8_f_vr",
+    "flashc_sm80_fwd_e4m3_d128_m16_sk_f", "flashc_sm80_fwd_e4m3_d128_m16_sk_f_vr",
+    "flashc_sm80_fwd_e4m3_d128_m32_sk_f", "flashc_sm80_fwd_e4m3_d128_m32_sk_f_vr"};
 #define NNAMES ((int)(sizeof k_names / sizeof k_names[0]))
 static cudaError_t (*p_tt[NNAMES])(void *);
 
@@ -232,22 +237,30 @@ static void shape_g(void *flush, void *ttbuf, int d, int s, int causal, int b, i
 {
     const int h = hq > 0 ? hq : 2048 / d;
     if (hq <= 0) b = 16384 / s, hkv = h, sq = s;
+    const int fp8 = hq > 0 && getenv("TT_DTYPE") && !strcmp(getenv("TT_DTYPE"), "fp8");
+    const int vt = fp8 && getenv("TT_VT") && atoi(getenv("TT_VT")) == 1;
+    const size_t eb = fp8 ? 1 : 2; /* input element bytes; the output is bf16 */
+    const flashc_dtype dt = fp8 ? FLASHC_DTYPE_FP8_E4M3 : FLASHC_DTYPE_BF16;
     size_t nq = (size_t)b * sq * h * d, nk = (size_t)b * s * hkv * d;
     void *q, *k, *v, *o, *ws = NULL;
-    cudaMalloc(&q, nq * 2); cudaMalloc(&k, nk * 2); cudaMalloc(&v, nk * 2); cudaMalloc(&o, nq * 2);
-    { /* bf16 in [-1, 1]-ish, as ab80 */
+    cudaMalloc(&q, nq * eb); cudaMalloc(&k, nk * eb); cudaMalloc(&v, nk * eb); cudaMalloc(&o, nq * 2);
+    { /* bf16 in [-1, 1]-ish, as ab80; e4m3 +-[1, 1.875] */
         size_t nmax = nq > nk ? nq : nk;
-        unsigned short *hb = malloc(nmax * 2);
-        for (size_t i = 0; i < nmax; ++i) hb[i] = (unsigned short)(0x3f00 ^ (rand() & 0x807f));
-        cudaMemcpy(q, hb, nq * 2, cudaMemcpyHostToDevice); cudaMemcpy(k, hb, nk * 2, cudaMemcpyHostToDevice);
-        cudaMemcpy(v, hb, nk * 2, cudaMemcpyHostToDevice);
+        unsigned char *hb = malloc(nmax * eb);
+        for (size_t i = 0; i < nmax; ++i) {
+            if (fp8) hb[i] = (unsigned char)(0x38 ^ (rand() & 0x87));
+            else ((unsigned short *)hb)[i] = (unsigned short)(0x3f00 ^ (rand() & 0x807f));
+        }
+        cudaMemcpy(q, hb, nq * eb, cudaMemcpyHostToDevice); cudaMemcpy(k, hb, nk * eb, cudaMemcpyHostToDevice);
+        cudaMemcpy(v, hb, nk * eb, cudaMemcpyHostToDevice);
         free(hb);
     }
     flashc_attention_params p;
-    int64_t sh[4] = {b, sq, h, d}, shk[4] = {b, s, hkv, d};
+    int64_t sh[4] = {b, sq, h, d}, shk[4] = {b, s, hkv, d}, shvt[4] = {b, hkv, d, s};
     p_init(&p);
-    p.q = p_make(q, FLASHC_DTYPE_BF16, 4, sh); p.k = p_make(k, FLASHC_DTYPE_BF16, 4, shk);
-    p.v = p_make(v, FLASHC_DTYPE_BF16, 4, shk); p.out = p_make(o, FLASHC_DTYPE_BF16, 4, sh);
+    p.q = p_make(q, dt, 4, sh); p.k = p_make(k, dt, 4, shk);
+    p.v = p_make(v, dt, 4, vt ? shvt : shk); p.out = p_make(o, FLASHC_DTYPE_BF16, 4, sh);
+    p.v_transposed = vt;
     p.causal = causal;
     p.backend = FLASHC_BACKEND_SM80;
     size_t wsb = 0;
@@ -283,9 +296,9 @@ static void shape_g(void *flush, void *ttbuf, int d, int s, int causal, int b, i
     for (int r = 0; r < REPS; ++r) if (t_on[r] == t_on_s[REPS / 2]) med = r;
     qsort(t_off, REPS, sizeof(float), cmpf);
     if (hq > 0) { /* decode: GB/s of K + V read */
-        const double kv = 2.0 * nk * 2;
-        printf("bf16 decode d%d b%d h%d/%d s_q %d s_k %d: stamps off %.1f us (%.0f GB/s), on %.1f us (%.0f GB/s, %+.1f %%)\n",
-               d, b, h, hkv, sq, s, t_off[REPS / 2] * 1e3, kv / (t_off[REPS / 2] * 1e-3) / 1e9, t_on_s[REPS / 2] * 1e3,
+        const double kv = 2.0 * nk * eb;
+        printf("%s decode d%d b%d h%d/%d s_q %d s_k %d: stamps off %.1f us (%.0f GB/s), on %.1f us (%.0f GB/s, %+.1f %%)\n",
+               fp8 ? (vt ? "fp8 (V^T)" : "fp8 (V rows)") : "bf16", d, b, h, hkv, sq, s, t_off[REPS / 2] * 1e3, kv / (t_off[REPS / 2] * 1e-3) / 1e9, t_on_s[REPS / 2] * 1e3,
                kv / (t_on_s[REPS / 2] * 1e-3) / 1e9, (t_on_s[REPS / 2] / t_off[REPS / 2] - 1) * 100);
     } else {
     const double flops = 4.0 * b * h * (double)s * s * d * (causal ? 0.5 : 1.0);
@@ -316,7 +329,7 @@ int main(int argc, char **argv)
         p_tt[i] = (cudaError_t (*)(void *))dlsym(hd, sym);
         found += p_tt[i] != NULL;
     }
-    printf("lib %s: %d of %d bf16 variants export tile timing\n", argv[1], found, NNAMES);
+    printf("lib %s: %d of %d listed variants export tile timing\n", argv[1], found, NNAMES);
     if (!found) return 1;
     if (getenv("TT_DRY")) return 0; /* symbol check only (no GPU) */
     if (getenv("TT_SELFTEST")) { /* the analysis on made-up stamps (no GPU): 132 SMs x 1 slot, 2048
@@ -344,7 +357,7 @@ int main(int argc, char **argv)
     printf("device %s, %d SMs\n", pr.name, nsm);
     void *flush, *ttbuf;
     if (cudaMalloc(&flush, FLUSH_BYTES) || cudaMalloc(&ttbuf, (size_t)MAX_CTAS * TT_WORDS * 8)) { printf("no memory\n"); return 1; }
-    if (getenv("TT_DECODE")) { /* "b:hq:hkv:sq:sk,..." bf16 d128 decode shapes (TT_ONLY_D=64: d64) */
+    if (getenv("TT_DECODE")) { /* "b:hq:hkv:sq:sk,..." d128 decode shapes (TT_ONLY_D=64: d64; TT_DTYPE, TT_VT) */
         char *list = strdup(getenv("TT_DECODE"));
         const int dd = getenv("TT_ONLY_D") ? atoi(getenv("TT_ONLY_D")) : 128;
         for (char *t = strtok(list, ","); t; t = strtok(NULL, ",")) {
