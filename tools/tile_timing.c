@@ -9,7 +9,8 @@
    as a cross-check of the timer's resolution), the per-SM picture (CTAs per SM at once, gap from a
    CTA's exit to the next CTA's entry on the same SM, first-CTA start skew, last-CTA end skew) and
    the kernel span split into phases, gaps, head and tail. TT_DUMP=DIR writes every CTA's record of
-   that launch as CSV (DIR/tt_d<d>_s<s>_c<causal>.csv) for offline analysis. TT_DRY=1 only checks the
+   that launch as CSV (DIR/tt_d<d>_s<s>_c<causal>.csv: the CTA's linear index, SM, key blocks, the six
+   stamps from the first entry and the clocks) for offline analysis. TT_DRY=1 only checks the
    library's timing setters, TT_SELFTEST=1 runs the analysis on made-up stamps (neither needs a GPU).
    TT_DECODE="b:hq:hkv:sq:sk,..." times d128 decode shapes instead (bf16, or TT_DTYPE=fp8: e4m3 with V
    in K's layout, TT_VT=1 V^T) (the split-key tiles stamp
@@ -88,7 +89,7 @@ static void print_dist(const char *name, double *v, int n, double scale, const c
            mean * scale, unit, n);
 }
 
-typedef struct cta { uint64_t t[6], c[6]; int sm, nb; } cta;
+typedef struct cta { uint64_t t[6], c[6]; int sm, nb, id; } cta; /* id: the CTA's linear index (x fastest) */
 static int cmp_cta_t0(const void *a, const void *b)
 {
     const cta *x = a, *y = b;
@@ -107,7 +108,7 @@ static void analyse(const uint64_t *rec, int n_grid, float event_ms, int d, int 
         if (!r[5]) { ++partial; continue; } /* returned early (no rows) */
         cta *x = &cs[n++];
         for (int k = 0; k < 6; ++k) x->t[k] = r[k], x->c[k] = r[8 + k];
-        x->sm = (int)r[6]; x->nb = (int)r[7];
+        x->sm = (int)r[6]; x->nb = (int)r[7]; x->id = i;
     }
     if (!n) { printf("  no stamps (is this a FLASHC_SM80_TILE_TIMING build, and did an sm80 bf16 tile run?)\n"); return; }
     uint64_t T0 = cs[0].t[0], T5 = cs[0].t[5];
@@ -220,9 +221,9 @@ static void analyse(const uint64_t *rec, int n_grid, float event_ms, int d, int 
         snprintf(path, sizeof path, "%s/tt_d%d_s%d_c%d.csv", dir, d, s, causal);
         FILE *f = fopen(path, "w");
         if (f) {
-            fprintf(f, "sm,blocks,t0,t1,t2,t3,t4,t5,c0,c1,c2,c3,c4,c5\n");
+            fprintf(f, "cta,sm,blocks,t0,t1,t2,t3,t4,t5,c0,c1,c2,c3,c4,c5\n");
             for (int i = 0; i < n; ++i) {
-                fprintf(f, "%d,%d", cs[i].sm, cs[i].nb);
+                fprintf(f, "%d,%d,%d", cs[i].id, cs[i].sm, cs[i].nb);
                 for (int k = 0; k < 6; ++k) fprintf(f, ",%llu", (unsigned long long)(cs[i].t[k] - T0));
                 for (int k = 0; k < 6; ++k) fprintf(f, ",%llu", (unsigned long long)(cs[i].c[k] - cs[i].c[0]));
                 fprintf(f, "\n");
