@@ -1,10 +1,13 @@
 #!/usr/bin/env python3
 """Render the README's performance tables from a bench_sdpa.py JSON file.
 
-    python3 bench/readme_tables.py bench/results/<date>-h200.json [--readme README.md]
+    python3 bench/readme_tables.py bench/results/<date>-h200.json
+        [--flashc-bench bench/results/<date>-h200-flashc_bench.json] [--readme README.md]
 
 Prints three markdown tables (bf16 FA3 grid, 8-bit FA3 grid: flashc fp8 and int8 beside cuDNN
-fp8, decode). With --readme, replaces the
+fp8, decode) and, from flashc_bench's JSON (bench/run_all.sh), a fourth: the portable path's
+decode and paged-decode rows in bf16 and fp8 (V in K's layout and pre-transposed). With --readme,
+replaces the
 text between the `<!-- perf:NAME:begin -->` / `<!-- perf:NAME:end -->` markers in that file, so
 the README always shows a committed JSON's numbers, never hand-copied ones.
 """
@@ -79,10 +82,34 @@ def decode_table(rows):
     return "\n".join(lines)
 
 
+def flashc_decode_table(rows):
+    """flashc_bench's decode and paged-decode rows (GB/s of K+V): bf16, fp8 with V in K's layout,
+    fp8 with V pre-transposed, one row per shape and cache."""
+    dec = [r for r in rows if r.get("set") in ("decode", "paged") and not r.get("causal") and r.get("gbs")]
+    cols = [("bf16", 0, "bf16"), ("fp8", 0, "fp8"), ("fp8", 1, "fp8, V^T")]
+    shapes = []
+    for r in dec:
+        k = (r["set"], r["b"], r["h_q"], r["h_kv"], r["s_k"], r["s_q"], r.get("page_size", 0))
+        if k not in shapes:
+            shapes.append(k)
+    head = "| b | h_q | h_kv | s_k | s_q | cache | " + " | ".join(l for _, _, l in cols) + " |"
+    lines = [head, "|" + "---|" * (6 + len(cols))]
+    for st, b, hq, hk, sk, sq, pg in shapes:
+        cells = []
+        for dt, vt, _ in cols:
+            v = figure(dec, "gbs", set=st, b=b, h_q=hq, h_kv=hk, s_k=sk, s_q=sq, page_size=pg, dtype=dt,
+                       v_transposed=vt)
+            cells.append("n/a" if v is None else f"{v:.0f}")
+        cache = f"pages of {pg}" if pg else "contiguous"
+        lines.append(f"| {b} | {hq} | {hk} | {fmt_s(sk)} | {sq} | {cache} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("json")
     ap.add_argument("--readme")
+    ap.add_argument("--flashc-bench", help="flashc_bench JSON (bench/run_all.sh): the decode8 table")
     a = ap.parse_args()
     rows = json.load(open(a.json))["results"]
     tables = {
@@ -93,6 +120,8 @@ def main():
                 + "---|" * (3 + len(SEQLENS_FP8)) + "\n" + fa3_table(rows, SEQLENS_FP8, EIGHT_BIT_IMPLS),
         "decode": decode_table(rows),
     }
+    if a.flashc_bench:
+        tables["decode8"] = flashc_decode_table(json.load(open(a.flashc_bench))["results"])
     if not a.readme:
         for name, t in tables.items():
             print(f"## {name}\n{t}\n")
