@@ -12,10 +12,10 @@
    that launch as CSV (DIR/tt_d<d>_s<s>_c<causal>.csv: the CTA's linear index, SM, key blocks, the six
    stamps from the first entry and the clocks) for offline analysis. TT_DRY=1 only checks the
    library's timing setters, TT_SELFTEST=1 runs the analysis on made-up stamps (neither needs a GPU).
-   TT_DECODE="b:hq:hkv:sq:sk,..." times d128 decode shapes instead (bf16, or TT_DTYPE=fp8: e4m3 with V
-   in K's layout, TT_VT=1 V^T) (the split-key tiles stamp
-   too; TT_ONLY_D=64 for d64), printing GB/s of K+V and, per CTA, when it entered, got its first
-   block, left its key loop and drained, counted from the first entry (start and tail of the wave).
+   TT_DECODE="b:hq:hkv:sq:sk,..." times d128 decode shapes instead: bf16, or with TT_DTYPE=fp8 e4m3
+   with V in K's layout (TT_VT=1: V^T); the split-key tiles stamp too; TT_ONLY_D=64 for d64. It
+   prints GB/s of K+V and, per CTA, when it entered, got its first block, left its key loop and
+   drained, counted from the first entry (start and tail of the wave).
    Build: gcc -O2 -o tile_timing tools/tile_timing.c -Iinclude -I/usr/local/cuda/include
           -L/usr/local/cuda/lib64 -lcudart_static -lrt -lpthread -ldl -lm */
 #include <dlfcn.h>
@@ -48,8 +48,9 @@ static const char *const k_names[] = {
     "flashc_sm80_fwd_bf16_d256_m128_n64_lm", "flashc_sm80_fwd_bf16_d256_m128_n64", "flashc_sm80_fwd_bf16_d256_m64",
     "flashc_sm80_fwd_bf16_d256_m128_n64_f", "flashc_sm80_fwd_bf16_d256_m128_n64_lm_f", "flashc_sm80_fwd_bf16_d256_m64_n64_kv",
     "flashc_sm80_fwd_bf16_d128_m128_n128_lm_f", "flashc_sm80_fwd_bf16_d128_m128_n64_f", "flashc_sm80_fwd_bf16_d128_m128_n64_lm_f",
-    /* decode (TT_DECODE): the split-key tiles */
+    /* decode (TT_DECODE): the split-key tiles and their lean-loader twins (contiguous K/V) */
     "flashc_sm80_fwd_bf16_d128_m32_sk", "flashc_sm80_fwd_bf16_d64_m32_sk",
+    "flashc_sm80_fwd_bf16_d128_m32_sk_f", "flashc_sm80_fwd_bf16_d64_m32_sk_f",
     /* fp8 decode (TT_DECODE with TT_DTYPE=fp8): the 8-bit d128 split-key tiles, V^T and V rows (_vr) */
     "flashc_sm80_fwd_e4m3_d128_m16_sk8_f", "flashc_sm80_fwd_e4m3_d128_m16_sk8_f_vr",
     "flashc_sm80_fwd_e4m3_d128_m16_sk_f", "flashc_sm80_fwd_e4m3_d128_m16_sk_f_vr",
@@ -110,7 +111,7 @@ static void analyse(const uint64_t *rec, int n_grid, float event_ms, int d, int 
         for (int k = 0; k < 6; ++k) x->t[k] = r[k], x->c[k] = r[8 + k];
         x->sm = (int)r[6]; x->nb = (int)r[7]; x->id = i;
     }
-    if (!n) { printf("  no stamps (is this a FLASHC_SM80_TILE_TIMING build, and did an sm80 bf16 tile run?)\n"); return; }
+    if (!n) { printf("  no stamps (is this a FLASHC_SM80_TILE_TIMING build, and did a tile of k_names run?)\n"); return; }
     uint64_t T0 = cs[0].t[0], T5 = cs[0].t[5];
     for (int i = 1; i < n; ++i) { if (cs[i].t[0] < T0) T0 = cs[i].t[0]; if (cs[i].t[5] > T5) T5 = cs[i].t[5]; }
     const double span = (double)(T5 - T0);
