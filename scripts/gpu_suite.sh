@@ -4,12 +4,14 @@
 # 1. builds (unless DIR already holds a build), for the local GPU's architecture only;
 # 2. reports the kernels' SASS (HGMMA/QGMMA = Hopper path, HMMA = mma.sync path);
 # 3. runs the C test suite (CPU and GPU tests) and the Python tests. test_gpu runs twice: as built
-#    (every backend) and with the portable path planned for a 99 KB-smem GPU (sm_86/89). With
+#    (every backend) and, the sm_89 pass, from a second build (DIR/sm89: the portable path alone,
+#    its e4m3 kernels compiled as sm_89's code, FLASHC_SM80_E4M3_NATIVE) with the portable path
+#    planned as an sm_89 GPU (FLASHC_SM80_AS_CC=89: 99 KB smem, no sm_90-only tile): what Ada runs. With
 #    --jobs N > 1 (default: the core count) each pass runs as test_gpu's units (--unit K), N
 #    processes at a time beside the other tests: the fp64 reference sets the wall time, not the GPU
 #    (one at a time: ~12 min on the H200; 16 at a time: ~3 min);
 # 4. with --bench, the benchmark beside PyTorch SDPA (cuDNN, flash); --bench-only skips step 3.
-#    --part 1 runs steps 1-2 and the C tests, --part 2 the 99 KB-smem pass of test_gpu and the
+#    --part 1 runs steps 1-2 and the C tests, --part 2 the sm_89 pass of test_gpu and the
 #    Python tests (then the benchmark if asked), for a machine where one call cannot hold both;
 # and prints a short summary LAST. Logs go to $OUT/logs.tar.gz (if $OUT is set, as on the device
 # tool, which returns at most 8 files) or to DIR/logs; benchmark JSON/PNG/tables to $OUT or bench/results.
@@ -57,6 +59,20 @@ fails=0
 C_TESTS=$TESTS; EXTRA_TESTS=$TESTS
 [ "$PART" = 1 ] && EXTRA_TESTS=0
 [ "$PART" = 2 ] && C_TESTS=0
+
+# the sm_89 pass's build: the portable path only, for this GPU's arch, e4m3 kernels as sm_89's code
+SM89=$BUILD/sm89
+if [ $EXTRA_TESTS -eq 1 ] && [ ! -x "$SM89/tests/test_gpu" ]; then
+  cc=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d .)
+  t0=$(date +%s)
+  if cmake -S . -B "$SM89" -DCMAKE_BUILD_TYPE=Release -DFLASHC_SM80_ARCHS="$cc" -DFLASHC_BUILD_SM90=OFF \
+       -DFLASHC_BUILD_BENCH=OFF -DFLASHC_SM80_E4M3_NATIVE=ON >"$LOG/configure_sm89.log" 2>&1 &&
+     cmake --build "$SM89" -j"$(nproc)" --target test_gpu >"$LOG/build_sm89.log" 2>&1; then
+    note "build (sm_89 pass: e4m3 as sm_89's code): ok in $(( $(date +%s) - t0 )) s"
+  else
+    tail -40 "$LOG/build_sm89.log"; note "build (sm_89 pass): FAILED"; fails=$((fails + 1))
+  fi
+fi
 # one seed for every process (each prints it; a unit alone draws the inputs it draws in a whole run)
 export FLASHC_TEST_SEED=${FLASHC_TEST_SEED:-$(( $(od -An -N4 -tu4 /dev/urandom) % 1000000000 ))}
 echo "seed: FLASHC_TEST_SEED=$FLASHC_TEST_SEED"
@@ -64,18 +80,18 @@ echo "seed: FLASHC_TEST_SEED=$FLASHC_TEST_SEED"
 # summary of a finished test log: its last "N passed, M failed, K skipped" line
 last_line() { grep -hE '^[A-Za-z_]*:? ?[0-9]+ passed, [0-9]+ failed' "$1" | tail -1; }
 
-# one test_gpu unit of a pass (full | smem99k) into $LOG/PASS/uK.log and .rc
+# one test_gpu unit of a pass (full | sm89) into $LOG/PASS/uK.log and .rc
 unit_job() {
   local pass=$1 k=$2
-  if [ "$pass" = smem99k ]; then
-    FLASHC_SM80_SMEM_OPTIN=101376 timeout 600 "$BUILD/tests/test_gpu" --backend sm80 --unit "$k" >"$LOG/$pass/u$k.log" 2>&1
+  if [ "$pass" = sm89 ]; then
+    FLASHC_SM80_AS_CC=89 timeout 600 "$SM89/tests/test_gpu" --backend sm80 --unit "$k" >"$LOG/$pass/u$k.log" 2>&1
   else
     timeout 600 "$BUILD/tests/test_gpu" --unit "$k" >"$LOG/$pass/u$k.log" 2>&1
   fi
   echo $? >"$LOG/$pass/u$k.rc"
 }
 export -f unit_job
-export BUILD LOG
+export BUILD LOG SM89
 
 # a pass's units merged: totals, failures, and the variants no unit launched (in every "never:" list)
 merge_units() {
@@ -126,7 +142,7 @@ if [ "$JOBS" -gt 1 ] && [ -x "$BUILD/tests/test_gpu" ] && [ $((C_TESTS + EXTRA_T
   units=$("$BUILD/tests/test_gpu" --units)
   passes=()
   [ $C_TESTS -eq 1 ] && passes+=(full)
-  [ $EXTRA_TESTS -eq 1 ] && passes+=(smem99k)
+  [ $EXTRA_TESTS -eq 1 ] && [ -x "$SM89/tests/test_gpu" ] && passes+=(sm89)
   t0=$(date +%s)
   for pass in "${passes[@]}"; do mkdir -p "$LOG/$pass"; rm -f "$LOG/$pass"/u* "$LOG/$pass/never_launched.txt"; done
   for k in $(seq 0 $((units - 1))); do for pass in "${passes[@]}"; do echo "$pass $k"; done; done |
@@ -140,7 +156,7 @@ if [ "$JOBS" -gt 1 ] && [ -x "$BUILD/tests/test_gpu" ] && [ $((C_TESTS + EXTRA_T
   done
   for pass in "${passes[@]}"; do
     if [ "$pass" = full ]; then merge_units full test_gpu "$units"
-    else merge_units smem99k "test_gpu --backend sm80 as a 99 KB-smem GPU" "$units"; fi
+    else merge_units sm89 "test_gpu --backend sm80 as sm_89 (e4m3 as sm_89's code)" "$units"; fi
   done
   C_TESTS=0; EXTRA_TESTS=0 # done: skip the one-at-a-time runs below
 fi
@@ -160,14 +176,14 @@ for t in "$BUILD"/tests/test_*; do
   grep -h "^sm80 route coverage" "$LOG/$name.log" # the variants this pass never launched
 done
 
-# the portable path as an sm_86/89 GPU (99 KB smem opt-in) would plan it, on this GPU
-if [ $EXTRA_TESTS -eq 1 ] && [ -x "$BUILD/tests/test_gpu" ]; then
-  FLASHC_SM80_SMEM_OPTIN=101376 timeout 600 "$BUILD/tests/test_gpu" --backend sm80 >"$LOG/test_gpu_smem99k.log" 2>&1
+# the portable path as an sm_89 GPU would plan and run it, on this GPU
+if [ $EXTRA_TESTS -eq 1 ] && [ -x "$SM89/tests/test_gpu" ]; then
+  FLASHC_SM80_AS_CC=89 timeout 600 "$SM89/tests/test_gpu" --backend sm80 >"$LOG/test_gpu_sm89.log" 2>&1
   rc=$?
-  last=$(last_line "$LOG/test_gpu_smem99k.log")
-  [ $rc -eq 0 ] || { fails=$((fails + 1)); tail -30 "$LOG/test_gpu_smem99k.log"; }
-  note "test_gpu --backend sm80 as a 99 KB-smem GPU: rc=$rc ${last:-<no summary line>}"
-  grep -h "^sm80 route coverage" "$LOG/test_gpu_smem99k.log"
+  last=$(last_line "$LOG/test_gpu_sm89.log")
+  [ $rc -eq 0 ] || { fails=$((fails + 1)); tail -30 "$LOG/test_gpu_sm89.log"; }
+  note "test_gpu --backend sm80 as sm_89 (e4m3 as sm_89's code): rc=$rc ${last:-<no summary line>}"
+  grep -h "^sm80 route coverage" "$LOG/test_gpu_sm89.log"
 fi
 
 if [ $EXTRA_TESTS -eq 1 ] && python3 -c 'import torch, numpy, pytest' 2>/dev/null; then

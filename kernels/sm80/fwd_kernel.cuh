@@ -465,13 +465,13 @@ typedef uint16_t elem_t;
    converted to f16 first). PV_A_WORDS: the same for P in P.V. */
 #define QK_A_WORDS 4
 #define PV_A_WORDS 4
-#if defined(FWD_E4M3) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 890
+#if defined(FWD_E4M3) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ < SM80_E4M3_MIN_ARCH
 /* e4m3 mma/cvt need sm_89: this arch's kernel is an empty body (check() refuses cc < 8.9). */
 #define FWD_ARCH_LACKS_E4M3 1
 #define MMA_16816(d, a, b0, b1) ((void)(d), (void)(a), (void)(b0), (void)(b1))
 #define PV_MMA(d, a, b0, b1) ((void)(d), (void)(a), (void)(b0), (void)(b1))
 #define P_EXP_OFFSET 8.f
-#elif defined(FWD_E4M3) && __CUDA_ARCH__ >= 900
+#elif defined(FWD_E4M3) && __CUDA_ARCH__ >= 900 && !FLASHC_SM80_E4M3_NATIVE
 /* sm_90 has no e4m3 mma.sync in hardware: ptxas expands each m16n8k32.e4m3 into two HMMA.16816
    from a zero accumulator and four FADDs into D (4 FADDs per 2 HMMA in the loop's SASS). Here the
    fragments are converted explicitly (exact: every e4m3 is an f16) and both f16 MMAs accumulate
@@ -2247,3 +2247,14 @@ extern "C" __attribute__((visibility("default"))) cudaError_t FWD_CAT(FWD_SYM, _
 extern "C" int FWD_CAT(FWD_SYM, _smem_bytes)(void) { return SMEM_BYTES; }
 extern "C" int FWD_CAT(FWD_SYM, _block_n)(void) { return BLOCK_N; }
 extern "C" int FWD_CAT(FWD_SYM, _block_m)(void) { return BLOCK_M; }
+/* the lowest compute capability (x 10) whose kernel has a body: FWD_MIN_ARCH, e4m3's 89, else 80 */
+extern "C" int FWD_CAT(FWD_SYM, _min_cc)(void)
+{
+#if defined(FWD_MIN_ARCH)
+    return FWD_MIN_ARCH / 10;
+#elif defined(FWD_E4M3)
+    return SM80_E4M3_MIN_ARCH / 10;
+#else
+    return SM80_MIN_ARCH / 10;
+#endif
+}

@@ -15,6 +15,18 @@
 #define FLASHC_SM80_ENABLE_8BIT 1
 #endif
 
+/* Dev/test build switch (CMake FLASHC_SM80_E4M3_NATIVE): 1 compiles the sm_90 e4m3 kernels with
+   sm_89's code (the native m16n8k32 e4m3 mma.sync, which ptxas expands for sm_90; P rounded to
+   e4m3) instead of f16 MMAs on converted fragments, so the H200 runs and tests what Ada runs
+   (scripts/gpu_suite.sh, its sm_89 pass). Slower on sm_90; never for a release build. */
+#ifndef FLASHC_SM80_E4M3_NATIVE
+#define FLASHC_SM80_E4M3_NATIVE 0
+#endif
+
+/* __CUDA_ARCH__ floors: the portable path (mma.sync, cp.async, ldmatrix) and e4m3 mma / cvt */
+#define SM80_MIN_ARCH 800
+#define SM80_E4M3_MIN_ARCH 890
+
 #define SM80_NUM_WARPS 4
 #define SM80_NUM_THREADS (SM80_NUM_WARPS * 32)
 #define SM80_MAX_SPLITS 64  /* split-KV upper bound (combine kernel: one LSE per lane, two rounds) */
@@ -43,7 +55,8 @@ typedef struct sm80_fwd_params {
     cudaError_t name(const sm80_fwd_params *prm, int grid_m, int grid_h, int grid_z, cudaStream_t stream); \
     int name##_smem_bytes(void);                                                                  \
     int name##_block_n(void);                                                                     \
-    int name##_block_m(void);
+    int name##_block_m(void);                                                                     \
+    int name##_min_cc(void);
 #ifdef __cplusplus
 extern "C" {
 #endif

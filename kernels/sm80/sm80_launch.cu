@@ -12,7 +12,7 @@
 #include "sm80/sm80_fwd.h"
 
 #define SM80_MIN_CC_MAJOR 8
-#define SM80_E4M3_MIN_CC 89           /* mma / cvt e4m3: sm_89+ */
+#define SM80_E4M3_MIN_CC (SM80_E4M3_MIN_ARCH / 10) /* mma / cvt e4m3: sm_89+ */
 #define SM80_LOG2E 1.4426950408889634f
 #define SM80_MAX_GRID_YZ 65535
 #define SM80_CTAS_PER_SM_TARGET 2      /* resident CTAs per SM the split heuristic aims to fill */
@@ -76,6 +76,7 @@ typedef struct sm80_variant {
     int (*block_n)(void);
     const char *name; /* the launcher's symbol, for the launch counts (flashc_sm80_variant_launches) */
     int v_rows;       /* 8-bit: 1 for V in K's layout (the _vr twins, FWD_V_ROWS), 0 for V^T */
+    int (*min_cc)(void); /* lowest compute capability x 10 its kernel has a body for (FWD_MIN_ARCH) */
 } sm80_variant;
 
 #define SM80_KIND_PLAIN 0
@@ -97,7 +98,7 @@ typedef struct sm80_variant {
 #define SM80_KIND_8BIT_FAST_KV 16       /* lean-loader twins (_f) of 8-bit 128-row tiles, see sm80_8bit_fast_ok */
 #define SM80_KIND_8BIT_LEAN_MASK_FAST_KV 17 /* their lean-mask twins (_lm_f), see sm80_8bit_lean_mask */
 #define SM80_VARIANT_NAMED(dtype, dd, mm, kind, name) \
-    {dtype, dd, mm, kind, name, name##_smem_bytes, name##_block_n, #name, 0}
+    {dtype, dd, mm, kind, name, name##_smem_bytes, name##_block_n, #name, 0, name##_min_cc}
 #define SM80_VARIANT(dtype, dt, dd, mm) SM80_VARIANT_NAMED(dtype, dd, mm, SM80_KIND_PLAIN, flashc_sm80_fwd_##dt##_d##dd##_m##mm)
 #define SM80_VARIANT_N(dtype, dt, dd, mm, nn) \
     SM80_VARIANT_NAMED(dtype, dd, mm, SM80_KIND_PLAIN, flashc_sm80_fwd_##dt##_d##dd##_m##mm##_n##nn)
@@ -352,7 +353,7 @@ static const sm80_variant k_variants[] = {
    nor of the _pg16 tiles (a V^T layout; pages of 16 take _sk_pg_vr). */
 #undef SM80_VARIANT_NAMED
 #define SM80_VARIANT_NAMED(dtype, dd, mm, kind, name) \
-    {dtype, dd, mm, kind, name##_vr, name##_vr_smem_bytes, name##_vr_block_n, #name "_vr", 1}
+    {dtype, dd, mm, kind, name##_vr, name##_vr_smem_bytes, name##_vr_block_n, #name "_vr", 1, name##_vr_min_cc}
     SM80_8BIT_SK_PG32
     SM80_8BIT_SK_PG16_ROWS
     SM80_8BIT_SK32
@@ -627,6 +628,8 @@ static int pick_variant(const flashc_problem *p, const flashc_device_info *dev, 
     for (int i = 0; i < SM80_NUM_VARIANTS; ++i) {
         const sm80_variant *v = &k_variants[i];
         if (v->dt != p->in_dtype || v->d != p->d || (is8 && v->v_rows != !p->v_transposed)) continue;
+        /* an empty body below its arch: never, whatever a rule or dev hook below says */
+        if (dev->cc_major * 10 + dev->cc_minor < v->min_cc()) continue;
         const int two = v->kind == SM80_KIND_TWO_SLAB || v->kind == SM80_KIND_TWO_SLAB_LEAN_MASK;
         const int lean = v->kind == SM80_KIND_LEAN_MASK || v->kind == SM80_KIND_LEAN_MASK_FAST_KV ||
                          v->kind == SM80_KIND_TWO_SLAB_LEAN_MASK || v->kind == SM80_KIND_8BIT_LEAN_MASK_FAST_KV;
@@ -829,23 +832,37 @@ static int sm80_pdl(const flashc_device_info *dev)
     return dev->cc_major >= SM80_PDL_MIN_CC_MAJOR && !(e && atoi(e) == 0);
 }
 
-/* Returns 0 if no variant fits (head dim or shared memory). */
-/* Dev/test hook (not API): FLASHC_SM80_SMEM_OPTIN=BYTES plans as if the device's shared-memory
-   opt-in were at most BYTES (e.g. 101376: sm_86/89's 99 KB), so the H200 runs and tests the
-   tiles those GPUs get (4-warp 128-row tiles, no deep rings). Read on every call: workspace_size
-   and forward agree. */
-static int sm80_smem_optin(const flashc_device_info *dev)
+/* The device as the portable path plans for it, after two dev/test hooks (not API), read on every
+   call so that check, workspace_size and forward agree:
+   FLASHC_SM80_SMEM_OPTIN=BYTES: a shared-memory opt-in of at most BYTES (e.g. 101376, sm_86/89's
+   99 KB), so the H200 runs and tests the tiles those GPUs get (4-warp 128-row tiles, no deep rings).
+   FLASHC_SM80_AS_CC=NN (80, 86, 87 or 89, below the device's): plan, check and launch as a GPU of
+   that compute capability would, with its opt-in (163 KB for 80 / 87, 99 KB for 86 / 89): no
+   sm_90-only tile (each variant's min_cc), no programmatic dependent launch, fp8 refused below 89.
+   The kernels stay this GPU's; a build with FLASHC_SM80_E4M3_NATIVE makes its e4m3 ones sm_89's
+   code, so the H200 tests what Ada runs (scripts/gpu_suite.sh). */
+#define SM80_SMEM_OPTIN_SM80 166912 /* sm_80 / sm_87: 163 KB */
+#define SM80_SMEM_OPTIN_SM86 101376 /* sm_86 / sm_89: 99 KB */
+static flashc_device_info sm80_device(const flashc_device_info *in)
 {
+    flashc_device_info dev = *in;
+    const char *cc_env = getenv("FLASHC_SM80_AS_CC");
+    const long cc = cc_env ? strtol(cc_env, NULL, 10) : 0;
+    if ((cc == 80 || cc == 86 || cc == 87 || cc == 89) && cc < in->cc_major * 10 + in->cc_minor) {
+        dev.cc_major = (int)(cc / 10);
+        dev.cc_minor = (int)(cc % 10);
+        const int optin = cc == 80 || cc == 87 ? SM80_SMEM_OPTIN_SM80 : SM80_SMEM_OPTIN_SM86;
+        if (optin < dev.max_smem_optin) dev.max_smem_optin = optin;
+    }
     const char *e = getenv("FLASHC_SM80_SMEM_OPTIN");
     const long v = e ? strtol(e, NULL, 10) : 0;
-    return v > 0 && v < dev->max_smem_optin ? (int)v : dev->max_smem_optin;
+    if (v > 0 && v < dev.max_smem_optin) dev.max_smem_optin = (int)v;
+    return dev;
 }
 
-static int make_plan(const flashc_problem *p, const flashc_device_info *dev_in, sm80_plan *pl)
+/* Returns 0 if no variant fits (head dim or shared memory). dev: as sm80_device gives it. */
+static int make_plan(const flashc_problem *p, const flashc_device_info *dev, sm80_plan *pl)
 {
-    flashc_device_info dev_local = *dev_in;
-    dev_local.max_smem_optin = sm80_smem_optin(dev_in);
-    const flashc_device_info *dev = &dev_local;
     pl->group = p->h_kv > 0 ? p->h_q / p->h_kv : 1;
     pl->pack = pl->group > 1;
     long long rows = (long long)p->s_q * (pl->pack ? pl->group : 1);
@@ -858,11 +875,16 @@ static int make_plan(const flashc_problem *p, const flashc_device_info *dev_in, 
 
 /* The variant make_plan picks for *p on *dev (its index in k_variants), or -1: the planner alone,
    for flashc_sm80_route (launch.h). */
-extern "C" int flashc_sm80_plan_variant(const flashc_problem *p, const flashc_device_info *dev)
+extern "C" int flashc_sm80_plan_variant(const flashc_problem *p, const flashc_device_info *dev_in)
 {
+    const flashc_device_info dev = sm80_device(dev_in);
     sm80_plan pl;
-    return make_plan(p, dev, &pl) ? pl.variant : -1;
+    return make_plan(p, &dev, &pl) ? pl.variant : -1;
 }
+
+/* 1 if this build's e4m3 kernels run sm_89's code on sm_90 too (FLASHC_SM80_E4M3_NATIVE: P
+   rounded to e4m3), for the tests' tolerance (launch.h) */
+extern "C" int flashc_sm80_e4m3_native(void) { return FLASHC_SM80_E4M3_NATIVE; }
 
 /* Division by the page size as a multiply-high and shift (runtime integer division costs ~20
    instructions per K/V row copy): with l = ceil(log2 d), mul = ceil(2^(31+l) / d) gives
@@ -891,8 +913,10 @@ static size_t ws_lse_bytes(const flashc_problem *p, int splits)
     return align_up((size_t)splits * p->h_q * p->total_q * sizeof(float));
 }
 
-extern "C" flashc_status flashc_sm80_check(const flashc_problem *p, const flashc_device_info *dev)
+extern "C" flashc_status flashc_sm80_check(const flashc_problem *p, const flashc_device_info *dev_in)
 {
+    const flashc_device_info dev_eff = sm80_device(dev_in);
+    const flashc_device_info *dev = &dev_eff;
     if (dev->cc_major < SM80_MIN_CC_MAJOR)
         return flashc_error(FLASHC_STATUS_NOT_SUPPORTED, "sm80: needs compute capability 8.0+, device has %d.%d",
                             dev->cc_major, dev->cc_minor);
@@ -932,16 +956,19 @@ extern "C" flashc_status flashc_sm80_check(const flashc_problem *p, const flashc
     return FLASHC_STATUS_SUCCESS;
 }
 
-extern "C" size_t flashc_sm80_workspace_size(const flashc_problem *p, const flashc_device_info *dev)
+extern "C" size_t flashc_sm80_workspace_size(const flashc_problem *p, const flashc_device_info *dev_in)
 {
+    const flashc_device_info dev = sm80_device(dev_in);
     sm80_plan pl;
-    if (!make_plan(p, dev, &pl) || pl.splits <= 1) return 0;
+    if (!make_plan(p, &dev, &pl) || pl.splits <= 1) return 0;
     return ws_o_bytes(p, pl.splits) + ws_lse_bytes(p, pl.splits);
 }
 
-extern "C" flashc_status flashc_sm80_forward(const flashc_problem *p, const flashc_device_info *dev, void *workspace,
+extern "C" flashc_status flashc_sm80_forward(const flashc_problem *p, const flashc_device_info *dev_in, void *workspace,
                                              size_t workspace_bytes, struct CUstream_st *stream)
 {
+    const flashc_device_info dev_eff = sm80_device(dev_in);
+    const flashc_device_info *dev = &dev_eff;
     sm80_plan pl;
     if (!make_plan(p, dev, &pl))
         return flashc_error(FLASHC_STATUS_NOT_SUPPORTED, "sm80: no kernel for head dim %d on this device", p->d);

@@ -593,10 +593,11 @@ static int run_backend(const tcase *tc, inputs *in, const ptrs *dp, int be, cons
         }
         /* the kernel's own error (P quantisation + accumulation): against the exact answer on the
            quantized inputs; bounded by the e4m3 rounding of P (relative 2^-4) for both dtypes, by
-           P's f16 rounding where e4m3 runs on f16 MMAs (cc >= 9.0) */
+           P's f16 rounding where e4m3 runs on f16 MMAs (cc >= 9.0, unless the build runs sm_89's
+           e4m3 code there: FLASHC_SM80_E4M3_NATIVE) */
         const double err_k = rel_rms(got, want, n_out);
-        const double tol_k =
-            tc->dt == FLASHC_DTYPE_FP8_E4M3 && g_cc >= 90 ? TOL_8BIT_KERNEL_RMS_F16P : TOL_8BIT_KERNEL_RMS;
+        const int p_f16 = g_cc >= 90 && !flashc_sm80_e4m3_native();
+        const double tol_k = tc->dt == FLASHC_DTYPE_FP8_E4M3 && p_f16 ? TOL_8BIT_KERNEL_RMS_F16P : TOL_8BIT_KERNEL_RMS;
         const int k8 = tc->dt == FLASHC_DTYPE_INT8 ? K8_INT8 : K8_E4M3;
         ++g_k8_n[k8];
         g_k8_sum[k8] += err_k;
@@ -710,16 +711,17 @@ done:
    section's cases ran on the sm80 backend. main() lists the variants no case reached. */
 #define MAX_SM80_VARIANTS 1024
 /* test_routes (this file built with TEST_GPU_ROUTES, a CPU test): every case planned, not run,
-   for the two sm80 plans the GPU suite runs on the H200: the full opt-in (test_gpu) and 99 KB
-   (test_gpu_sm80_smem99k, as sm_86/89 have). */
-enum { ROUTE_FULL, ROUTE_99K, ROUTE_MODES };
-static const char *ROUTE_MODE_NAME[ROUTE_MODES] = {"227 KB opt-in", "99 KB opt-in"};
+   for the two sm80 plans the GPU suite runs on the H200: as built (sm_90, 227 KB opt-in:
+   test_gpu) and as an sm_89 GPU with the H200's SMs (99 KB, no sm_90-only tile:
+   test_gpu_sm80_as_sm89, FLASHC_SM80_AS_CC=89). */
+enum { ROUTE_FULL, ROUTE_SM89, ROUTE_MODES };
+static const char *ROUTE_MODE_NAME[ROUTE_MODES] = {"sm_90, 227 KB opt-in", "sm_89, 99 KB opt-in"};
 #define H200_SMS 132
 #define H200_SMEM_OPTIN 232448
 #define SM86_SMEM_OPTIN 101376
 #define H200_L2_BYTES 52428800
 static const flashc_device_info ROUTE_DEVICE[ROUTE_MODES] = {
-    {0, 9, 0, H200_SMS, H200_SMEM_OPTIN, H200_L2_BYTES}, {0, 9, 0, H200_SMS, SM86_SMEM_OPTIN, H200_L2_BYTES}};
+    {0, 9, 0, H200_SMS, H200_SMEM_OPTIN, H200_L2_BYTES}, {0, 8, 9, H200_SMS, SM86_SMEM_OPTIN, H200_L2_BYTES}};
 static unsigned long long g_route_hits[ROUTE_MODES][MAX_SM80_VARIANTS];
 
 /* Launches of sm80 variant i so far: real ones, or in test_routes the full opt-in plan's picks */
@@ -896,16 +898,78 @@ static int check_route_union(void)
         for (int i = 0; i < n; ++i) hit += g_route_hits[m][i] > 0;
         printf("%s: %d of %d sm80 variants planned\n", ROUTE_MODE_NAME[m], hit, n);
     }
-    printf("planned only under the 99 KB opt-in:");
+    printf("planned only as sm_89:");
     for (int i = 0; i < n; ++i)
-        if (g_route_hits[ROUTE_FULL][i] == 0 && g_route_hits[ROUTE_99K][i] > 0) printf(" %s", short_variant_name(i));
+        if (g_route_hits[ROUTE_FULL][i] == 0 && g_route_hits[ROUTE_SM89][i] > 0) printf(" %s", short_variant_name(i));
     printf("\n");
     for (int i = 0; i < n; ++i)
-        if (g_route_hits[ROUTE_FULL][i] == 0 && g_route_hits[ROUTE_99K][i] == 0) {
-            printf("FAIL route coverage: no case plans sm80 variant %s (under either opt-in)\n", short_variant_name(i));
+        if (g_route_hits[ROUTE_FULL][i] == 0 && g_route_hits[ROUTE_SM89][i] == 0) {
+            printf("FAIL route coverage: no case plans sm80 variant %s (under either plan)\n", short_variant_name(i));
             ++unreached;
         }
     return unreached;
+}
+
+/* test_routes: the dev hook FLASHC_SM80_AS_CC (sm80_launch.cu sm80_device), which the GPU suite's
+   sm_89 pass relies on, plans as the named older GPU: on the H200 an fp8 decode call takes a
+   split-key tile (sm_90 only); as sm_89 a tile with a body there; as sm_86 fp8 is refused; a
+   value that is not an older GPU's changes nothing. bf16 d256 prefill: the 8-warp tile (192 KB)
+   on the H200, a 99 KB tile as sm_89. Pointers are never read (planning only). Returns failures. */
+static int route_hook_checks(void)
+{
+    static uint64_t fake[64]; /* 16-byte aligned, never dereferenced */
+    int fail = 0;
+    struct {
+        flashc_dtype dt;
+        int64_t s_q, s_k, h_q, h_kv, d;
+        const char *h200, *not_sm89; /* expected in the H200's pick, absent from the sm_89 one */
+    } cases[2] = {{FLASHC_DTYPE_FP8_E4M3, 1, 4096, 32, 8, 128, "_sk", "_sk"},
+                  {FLASHC_DTYPE_BF16, 2048, 2048, 8, 8, 256, "_n64", "_n64"}};
+    for (int c = 0; c < 2; ++c) {
+        const int is8 = is_8bit(cases[c].dt);
+        const int64_t qs[4] = {1, cases[c].s_q, cases[c].h_q, cases[c].d};
+        const int64_t ks[4] = {1, cases[c].s_k, cases[c].h_kv, cases[c].d};
+        const int64_t vts[4] = {1, cases[c].h_kv, cases[c].d, cases[c].s_k};
+        flashc_attention_params p;
+        flashc_attention_params_init(&p);
+        p.q = flashc_make_tensor(fake, cases[c].dt, 4, qs);
+        p.k = flashc_make_tensor(fake, cases[c].dt, 4, ks);
+        p.v = flashc_make_tensor(fake, cases[c].dt, 4, is8 ? vts : ks);
+        p.v_transposed = is8;
+        p.out = flashc_make_tensor(fake, FLASHC_DTYPE_BF16, 4, qs);
+        p.backend = FLASHC_BACKEND_SM80;
+        const char *name = NULL;
+        static const char *const as[4] = {NULL, "89", "86", "95"};
+        int v[4];
+        for (int k = 0; k < 4; ++k) {
+            if (as[k]) setenv("FLASHC_SM80_AS_CC", as[k], 1);
+            v[k] = flashc_sm80_route(&p, &ROUTE_DEVICE[ROUTE_FULL]);
+            unsetenv("FLASHC_SM80_AS_CC");
+        }
+        if (v[0] >= 0) flashc_sm80_variant_launches(v[0], &name, NULL);
+        if (v[0] < 0 || !name || !strstr(name, cases[c].h200)) {
+            printf("FAIL AS_CC hook: case %d on the H200 planned %s, not a \"%s\" tile\n", c, name ? name : "nothing",
+                   cases[c].h200);
+            ++fail;
+        }
+        name = NULL;
+        if (v[1] >= 0) flashc_sm80_variant_launches(v[1], &name, NULL);
+        if (v[1] < 0 || !name || strstr(name, cases[c].not_sm89)) {
+            printf("FAIL AS_CC hook: case %d as sm_89 planned %s (want a tile without \"%s\")\n", c,
+                   name ? name : "nothing", cases[c].not_sm89);
+            ++fail;
+        }
+        if ((v[2] >= 0) != !is8) { /* fp8 needs sm_89; bf16 runs on sm_86 */
+            printf("FAIL AS_CC hook: case %d as sm_86 planned variant %d\n", c, v[2]);
+            ++fail;
+        }
+        if (v[3] != v[0]) {
+            printf("FAIL AS_CC hook: case %d with AS_CC=95 (not older) planned %d, not %d\n", c, v[3], v[0]);
+            ++fail;
+        }
+    }
+    printf("AS_CC hook: %s\n", fail ? "FAILED" : "fp8 decode and bf16 d256 prefill plan as sm_89 / sm_86 would");
+    return fail;
 }
 
 /* ---- One case ---------------------------------------------------------------------------- */
@@ -1947,7 +2011,8 @@ int main(int argc, char **argv)
     }
     if (ROUTES_ONLY) { /* no GPU: the H200's plans (ROUTE_DEVICE), the sm80 backend only */
         printf("routes: every case planned for the sm80 backend of an H200 (sm_90, %d SMs)\n", H200_SMS);
-        unsetenv("FLASHC_SM80_SMEM_OPTIN"); /* would override both devices' opt-in */
+        unsetenv("FLASHC_SM80_SMEM_OPTIN"); /* would override both devices' opt-in and */
+        unsetenv("FLASHC_SM80_AS_CC");      /* compute capability */
         g_cc = 90;
         g_sms = H200_SMS;
         for (int k = 0; k < BE_COUNT; ++k) g_be_enabled[k] = k == BE_SM80;
@@ -1958,6 +2023,14 @@ int main(int argc, char **argv)
             printf("device: %s (sm_%d%d, %d SMs)\n", prop.name, prop.major, prop.minor, prop.multiProcessorCount);
         g_cc = prop.major * 10 + prop.minor;
         g_sms = prop.multiProcessorCount;
+        /* the sm80 backend planning as an older GPU (dev/test hook, sm80_launch.cu sm80_device) */
+        const char *as_cc = getenv("FLASHC_SM80_AS_CC");
+        const int cc = as_cc ? atoi(as_cc) : 0;
+        if ((cc == 80 || cc == 86 || cc == 87 || cc == 89) && cc < g_cc) {
+            printf("sm80 backend planned as sm_%d (FLASHC_SM80_AS_CC)\n", cc);
+            g_cc = cc;
+        }
+        if (flashc_sm80_e4m3_native()) printf("e4m3 kernels built as sm_89's code (FLASHC_SM80_E4M3_NATIVE)\n");
     }
     (void)tu_seed(); /* prints the seed first */
 
@@ -1984,7 +2057,7 @@ int main(int argc, char **argv)
                    "inputs), %s: mean %.4f, max %.4f (%s), %d runs\n",
                    k8_name[k], g_k8_sum[k] / g_k8_n[k], g_k8_max[k], g_k8_worst[k], g_k8_n[k]);
     report_unreached_routes();
-    if (ROUTES_ONLY && !g_filter && !g_quick && g_unit < 0) fail += check_route_union();
+    if (ROUTES_ONLY && !g_filter && !g_quick && g_unit < 0) fail += check_route_union() + route_hook_checks();
     printf("%d passed, %d failed, %d skipped\n", pass, fail, skip);
     if (fail) return 1;
     if (pass == 0 && skip > 0) return 77;
