@@ -9,7 +9,7 @@
 #    planned as an sm_89 GPU (FLASHC_SM80_AS_CC=89: 99 KB smem, no sm_90-only tile): what Ada runs. With
 #    --jobs N > 1 (default: the core count) each pass runs as test_gpu's units (--unit K), N
 #    processes at a time beside the other tests: the fp64 reference sets the wall time, not the GPU
-#    (one at a time: ~12 min on the H200; 16 at a time: ~3 min);
+#    (the units of both passes, 16 at a time on the H200: ~3.5 min; one at a time: far longer);
 # 4. with --bench, the benchmark beside PyTorch SDPA (cuDNN, flash); --bench-only skips step 3.
 #    --part 1 runs steps 1-2 and the C tests, --part 2 the sm_89 pass of test_gpu and the
 #    Python tests (then the benchmark if asked), for a machine where one call cannot hold both;
