@@ -42,6 +42,9 @@ int flashc_sm80_variant_launches(int i, const char **name, unsigned long long *l
    where the planner finds none (flashc_sm80_check names why). Pure host logic on a synthetic
    device, no GPU needed: the CPU test test_routes plans the GPU suite's cases with it. */
 int flashc_sm80_plan_variant(const flashc_problem *p, const flashc_device_info *dev);
+/* The compute capability (x 10) the sm80 path plans *dev as: the device's, or the older one the
+   dev/test hook FLASHC_SM80_AS_CC names */
+int flashc_sm80_planned_cc(const flashc_device_info *dev);
 /* 1 if the build's e4m3 kernels run sm_89's code on sm_90 too (FLASHC_SM80_E4M3_NATIVE): P rounded to e4m3 */
 int flashc_sm80_e4m3_native(void);
 /* The same from public parameters: flashc_validate and flashc_validate_gpu (no pointer checks, no

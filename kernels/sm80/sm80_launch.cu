@@ -882,6 +882,14 @@ extern "C" int flashc_sm80_plan_variant(const flashc_problem *p, const flashc_de
     return make_plan(p, &dev, &pl) ? pl.variant : -1;
 }
 
+/* The compute capability (x 10) the portable path plans *dev as (after FLASHC_SM80_AS_CC), for the
+   tests' expectations (launch.h) */
+extern "C" int flashc_sm80_planned_cc(const flashc_device_info *dev_in)
+{
+    const flashc_device_info dev = sm80_device(dev_in);
+    return dev.cc_major * 10 + dev.cc_minor;
+}
+
 /* 1 if this build's e4m3 kernels run sm_89's code on sm_90 too (FLASHC_SM80_E4M3_NATIVE: P
    rounded to e4m3), for the tests' tolerance (launch.h) */
 extern "C" int flashc_sm80_e4m3_native(void) { return FLASHC_SM80_E4M3_NATIVE; }

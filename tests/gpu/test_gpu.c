@@ -953,6 +953,12 @@ static int route_hook_checks(void)
         for (int k = 0; k < 4; ++k) {
             if (as[k]) setenv("FLASHC_SM80_AS_CC", as[k], 1);
             v[k] = flashc_sm80_route(&p, &ROUTE_DEVICE[ROUTE_FULL]);
+            /* what test_gpu takes as its compute capability under the hook */
+            const int cc = flashc_sm80_planned_cc(&ROUTE_DEVICE[ROUTE_FULL]), want = k == 1 ? 89 : k == 2 ? 86 : 90;
+            if (cc != want) {
+                printf("FAIL AS_CC hook: AS_CC=%s planned as cc %d, not %d\n", as[k] ? as[k] : "(unset)", cc, want);
+                ++fail;
+            }
             unsetenv("FLASHC_SM80_AS_CC");
         }
         if (v[0] >= 0) flashc_sm80_variant_launches(v[0], &name, NULL);
@@ -2032,10 +2038,11 @@ int main(int argc, char **argv)
             printf("device: %s (sm_%d%d, %d SMs)\n", prop.name, prop.major, prop.minor, prop.multiProcessorCount);
         g_cc = prop.major * 10 + prop.minor;
         g_sms = prop.multiProcessorCount;
-        /* the sm80 backend planning as an older GPU (dev/test hook, sm80_launch.cu sm80_device) */
-        const char *as_cc = getenv("FLASHC_SM80_AS_CC");
-        const int cc = as_cc ? atoi(as_cc) : 0;
-        if ((cc == 80 || cc == 86 || cc == 87 || cc == 89) && cc < g_cc) {
+        /* the sm80 backend planning as an older GPU (dev/test hook FLASHC_SM80_AS_CC) */
+        const flashc_device_info dev = {0, prop.major, prop.minor, prop.multiProcessorCount,
+                                        (int)prop.sharedMemPerBlockOptin, prop.l2CacheSize};
+        const int cc = flashc_sm80_planned_cc(&dev);
+        if (cc != g_cc) {
             printf("sm80 backend planned as sm_%d (FLASHC_SM80_AS_CC)\n", cc);
             g_cc = cc;
         }
