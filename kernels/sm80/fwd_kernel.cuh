@@ -1871,15 +1871,13 @@ static __device__ __forceinline__ void store_o_rows(const sm80_fwd_params *prm, 
 }
 #endif
 
-/* Normalise O, then either store it (out dtype, staged through smem for 16-byte rows) and LSE,
-   or store the f32 partial and its LSE for the combine kernel. */
-static __device__ __forceinline__ void epilogue(const sm80_fwd_params *prm, const fwd_ctx *c,
-                                                float O[M_SLABS][O_FRAGS][4], const float m[ROWS_PER_THREAD],
-                                                const float l[ROWS_PER_THREAD], float mult, uint16_t *sO, int warp,
-                                                int lane, int tid)
+/* A thread's rows at the end of the key loop: the normaliser of O (1 / sum; 8-bit: times V's
+   descale) and the row's LSE (natural log, -inf for a row that saw no key), from the running max
+   m (before mult) and the lane's share l of the sum. */
+static __device__ __forceinline__ void finish_rows(const fwd_ctx *c, const float m[ROWS_PER_THREAD],
+                                                   const float l[ROWS_PER_THREAD], float mult,
+                                                   float inv[ROWS_PER_THREAD], float lse[ROWS_PER_THREAD])
 {
-    const flashc_problem *p = &prm->p;
-    float inv[ROWS_PER_THREAD], lse[ROWS_PER_THREAD];
 #pragma unroll
     for (int k = 0; k < ROWS_PER_THREAD; ++k) {
         float sum = quad_sum(l[k]);
@@ -1891,6 +1889,41 @@ static __device__ __forceinline__ void epilogue(const sm80_fwd_params *prm, cons
         lse[k] = sum > 0.f ? (m[k] * mult + log2f(sum)) * FLASHC_LN2 : -INFINITY;
 #endif
     }
+}
+
+/* Split-KV partials: row ri's query row in the packed total_q, its f32 O row in the workspace and
+   its LSE there. */
+static __device__ __forceinline__ int64_t split_q_row(const flashc_problem *p, const fwd_ctx *c, fwd_row ri)
+{
+    return (p->q_varlen ? (int64_t)c->q_off : (int64_t)c->bi * p->s_q) + ri.i;
+}
+static __device__ __forceinline__ float *split_o_row(const sm80_fwd_params *prm, const fwd_ctx *c, fwd_row ri,
+                                                     int64_t grow)
+{
+    return prm->ws_o + (((int64_t)c->split * prm->p.total_q + grow) * prm->p.h_q + ri.h) * D;
+}
+static __device__ __forceinline__ float *split_lse(const sm80_fwd_params *prm, const fwd_ctx *c, fwd_row ri,
+                                                   int64_t grow)
+{
+    return prm->ws_lse + ((int64_t)c->split * prm->p.h_q + ri.h) * prm->p.total_q + grow;
+}
+
+/* The caller's LSE output of row ri (p->lse set, row valid). */
+static __device__ __forceinline__ void store_lse(const flashc_problem *p, const fwd_ctx *c, fwd_row ri, float lse)
+{
+    p->lse[(int64_t)c->bi * p->lse_stride[0] + (int64_t)ri.h * p->lse_stride[1] + c->q_off + ri.i] = lse;
+}
+
+/* Normalise O, then either store it (out dtype, staged through smem for 16-byte rows) and LSE,
+   or store the f32 partial and its LSE for the combine kernel. */
+static __device__ __forceinline__ void epilogue(const sm80_fwd_params *prm, const fwd_ctx *c,
+                                                float O[M_SLABS][O_FRAGS][4], const float m[ROWS_PER_THREAD],
+                                                const float l[ROWS_PER_THREAD], float mult, uint16_t *sO, int warp,
+                                                int lane, int tid)
+{
+    const flashc_problem *p = &prm->p;
+    float inv[ROWS_PER_THREAD], lse[ROWS_PER_THREAD];
+    finish_rows(c, m, l, mult, inv, lse);
     const int t = lane & 3;
 
     if (prm->num_splits > 1) {
@@ -1898,14 +1931,14 @@ static __device__ __forceinline__ void epilogue(const sm80_fwd_params *prm, cons
         for (int k = 0; k < ROWS_PER_THREAD; ++k) {
             const fwd_row ri = row_info(prm, c, warp, lane, k);
             if (!ri.valid) continue;
-            int64_t grow = (p->q_varlen ? (int64_t)c->q_off : (int64_t)c->bi * p->s_q) + ri.i;
-            float *dst = prm->ws_o + (((int64_t)c->split * p->total_q + grow) * p->h_q + ri.h) * D + c->d0;
+            const int64_t grow = split_q_row(p, c, ri);
+            float *dst = split_o_row(prm, c, ri, grow) + c->d0;
 #pragma unroll
             for (int o = 0; o < O_FRAGS; ++o) {
                 float2 v = make_float2(O[k >> 1][o][2 * (k & 1)] * inv[k], O[k >> 1][o][2 * (k & 1) + 1] * inv[k]);
                 *(float2 *)(dst + o * MMA_N + 2 * t) = v;
             }
-            if (t == 0 && c->d0 == 0) prm->ws_lse[((int64_t)c->split * p->h_q + ri.h) * p->total_q + grow] = lse[k];
+            if (t == 0 && c->d0 == 0) *split_lse(prm, c, ri, grow) = lse[k];
         }
         return;
     }
@@ -1945,8 +1978,7 @@ static __device__ __forceinline__ void epilogue(const sm80_fwd_params *prm, cons
 #endif
         if (p->lse && t == 0 && c->d0 == 0) {
             const fwd_row ri = row_info(prm, c, warp, lane, k);
-            if (ri.valid)
-                p->lse[(int64_t)c->bi * p->lse_stride[0] + (int64_t)ri.h * p->lse_stride[1] + c->q_off + ri.i] = lse[k];
+            if (ri.valid) store_lse(p, c, ri, lse[k]);
         }
     }
 #if WARP_EPILOGUE

@@ -245,17 +245,7 @@ static __device__ __forceinline__ void sk_merge_epilogue(const sm80_fwd_params *
         }
 
     float inv[ROWS_PER_THREAD], lse[ROWS_PER_THREAD];
-#pragma unroll
-    for (int k = 0; k < ROWS_PER_THREAD; ++k) {
-        float sum = quad_sum(lj[k]);
-#if IS_8BIT
-        inv[k] = sum > 0.f ? c->v_descale / sum : 0.f;
-        lse[k] = sum > 0.f ? (mj[k] * mult + log2f(sum) - P_EXP_OFFSET) * FLASHC_LN2 : -INFINITY;
-#else
-        inv[k] = sum > 0.f ? 1.f / sum : 0.f;
-        lse[k] = sum > 0.f ? (mj[k] * mult + log2f(sum)) * FLASHC_LN2 : -INFINITY;
-#endif
-    }
+    finish_rows(c, mj, lj, mult, inv, lse);
     const int t = lane & 3;
     const int col0 = kg * SK_OQ * MMA_N; /* this warp's first O column */
 
@@ -264,14 +254,14 @@ static __device__ __forceinline__ void sk_merge_epilogue(const sm80_fwd_params *
         for (int k = 0; k < ROWS_PER_THREAD; ++k) {
             const fwd_row ri = row_info(prm, c, rg, lane, k);
             if (!ri.valid) continue;
-            int64_t grow = (p->q_varlen ? (int64_t)c->q_off : (int64_t)c->bi * p->s_q) + ri.i;
-            float *dst = prm->ws_o + (((int64_t)c->split * p->total_q + grow) * p->h_q + ri.h) * D + col0;
+            const int64_t grow = split_q_row(p, c, ri);
+            float *dst = split_o_row(prm, c, ri, grow) + col0;
 #pragma unroll
             for (int q = 0; q < SK_OQ; ++q) {
                 float2 v = make_float2(Of[k >> 1][q][2 * (k & 1)] * inv[k], Of[k >> 1][q][2 * (k & 1) + 1] * inv[k]);
                 *(float2 *)(dst + q * MMA_N + 2 * t) = v;
             }
-            if (t == 0 && kg == 0) prm->ws_lse[((int64_t)c->split * p->h_q + ri.h) * p->total_q + grow] = lse[k];
+            if (t == 0 && kg == 0) *split_lse(prm, c, ri, grow) = lse[k];
         }
         return;
     }
@@ -289,8 +279,7 @@ static __device__ __forceinline__ void sk_merge_epilogue(const sm80_fwd_params *
         }
         if (p->lse && t == 0 && kg == 0) {
             const fwd_row ri = row_info(prm, c, rg, lane, k);
-            if (ri.valid)
-                p->lse[(int64_t)c->bi * p->lse_stride[0] + (int64_t)ri.h * p->lse_stride[1] + c->q_off + ri.i] = lse[k];
+            if (ri.valid) store_lse(p, c, ri, lse[k]);
         }
     }
     __syncthreads();
