@@ -19,6 +19,16 @@ static __device__ __forceinline__ void cp_async_cg_shared_global_16(uint32_t sme
                  : "memory");
 }
 
+/* The same copy with the .L2::128B prefetch size: on a miss L2 fetches the whole 128-byte line
+   from DRAM, not only the sectors asked for (a hint; the data copied is the same). */
+static __device__ __forceinline__ void cp_async_cg_shared_global_16_l2_128b(uint32_t smem_addr, const void *gmem,
+                                                                          uint32_t src_bytes)
+{
+    asm volatile("cp.async.cg.shared.global.L2::128B [%0], [%1], 16, %2;\n" ::"r"(smem_addr), "l"(gmem),
+                 "r"(src_bytes)
+                 : "memory");
+}
+
 static __device__ __forceinline__ void cp_async_commit_group(void)
 {
     asm volatile("cp.async.commit_group;\n" ::: "memory");

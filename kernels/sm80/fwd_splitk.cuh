@@ -147,6 +147,9 @@ static __device__ __forceinline__ void sk_load_kv_sub(const sm80_fwd_params *prm
     }
 #else
     {
+        /* Pages of 32-64 keys: a page's V^T row is 32-64 bytes, half a 128-byte line or less. With
+           .L2::128B, L2 fetches whole lines: 8-bit b 64 h 32/8 8k, pages of 64, +6-10 % (pages of
+           32 +2 %, b 8 h 64/8 32k +9 %; no change elsewhere; session 39, docs/sm80.md). */
         const int dr0 = tid / VT_ROW_CHUNKS, ch = tid % VT_ROW_CHUNKS;
         const int64_t rs = p->v_stride[2];
         const int key = ch * CHUNK_ELEMS; /* the chunk's first key in the block */
@@ -156,9 +159,9 @@ static __device__ __forceinline__ void sk_load_kv_sub(const sm80_fwd_params *prm
 #pragma unroll
         for (int it = 0; it < VT_CHUNKS_PER_THREAD; ++it) {
             const int dr = dr0 + it * (NUM_THREADS / VT_ROW_CHUNKS);
-            cp_async_cg_shared_global_16(cvta_to_shared_u32(sV + swz_vt(dr, ch)),
-                                         vb + (int64_t)(it * (NUM_THREADS / VT_ROW_CHUNKS)) * rs,
-                                         (uint32_t)keys * ELEM_BYTES);
+            cp_async_cg_shared_global_16_l2_128b(cvta_to_shared_u32(sV + swz_vt(dr, ch)),
+                                                 vb + (int64_t)(it * (NUM_THREADS / VT_ROW_CHUNKS)) * rs,
+                                                 (uint32_t)keys * ELEM_BYTES);
         }
     }
 #endif
