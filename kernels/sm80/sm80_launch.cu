@@ -260,20 +260,20 @@ typedef struct sm80_variant {
     SM80_VARIANT_NAMED(FLASHC_DTYPE_FP8_E4M3, 256, 128, SM80_KIND_8BIT_TWO_SLAB, flashc_sm80_fwd_e4m3_d256_m128), \
     SM80_VARIANT_NAMED(FLASHC_DTYPE_INT8, 256, 128, SM80_KIND_8BIT_TWO_SLAB, flashc_sm80_fwd_int8_d256_m128), \
     SM80_VARIANT(FLASHC_DTYPE_FP8_E4M3, e4m3, 256, 64), SM80_VARIANT(FLASHC_DTYPE_INT8, int8, 256, 64),
+/* A 16-bit head dim's decode tiles, after its prefill tiles: split-key page-sub, deep-ring page-sub
+   (st stages), split-key whole-page, lean-loader and general, deep-ring lean-loader and general,
+   then the 64-row tile. */
+#define SM80_16BIT_DECODE(dtype, dt, dd, st) \
+    SM80_VARIANT_SK_PG(dtype, dt, dd, 32), SM80_VARIANT_DEEP_PG(dtype, dt, dd, 64, st), \
+        SM80_VARIANT_SK_WP(dtype, dt, dd, 32), SM80_VARIANT_SK_F(dtype, dt, dd, 32), SM80_VARIANT_SK(dtype, dt, dd, 32), \
+        SM80_VARIANT_DEEP_F(dtype, dt, dd, 64, st), SM80_VARIANT_DEEP(dtype, dt, dd, 64, st), SM80_VARIANT(dtype, dt, dd, 64)
 /* The 16-bit list of one dtype: f16 and bf16 have the same tiles, in the same order. */
 #define SM80_16BIT_VARIANTS(dtype, dt) \
     SM80_VARIANT_LM_F(dtype, 64, 128, flashc_sm80_fwd_##dt##_d64_m128_lm_f), \
     SM80_VARIANT_NAMED(dtype, 64, 128, SM80_KIND_LEAN_MASK, flashc_sm80_fwd_##dt##_d64_m128_lm), \
     SM80_VARIANT_F(dtype, 64, 128, flashc_sm80_fwd_##dt##_d64_m128_f), \
     SM80_VARIANT(dtype, dt, 64, 128), \
-    SM80_VARIANT_SK_PG(dtype, dt, 64, 32), \
-    SM80_VARIANT_DEEP_PG(dtype, dt, 64, 64, 4), \
-    SM80_VARIANT_SK_WP(dtype, dt, 64, 32), \
-    SM80_VARIANT_SK_F(dtype, dt, 64, 32), \
-    SM80_VARIANT_SK(dtype, dt, 64, 32), \
-    SM80_VARIANT_DEEP_F(dtype, dt, 64, 64, 4), \
-    SM80_VARIANT_DEEP(dtype, dt, 64, 64, 4), \
-    SM80_VARIANT(dtype, dt, 64, 64), \
+    SM80_16BIT_DECODE(dtype, dt, 64, 4), \
     SM80_VARIANT_2S(dtype, dt, _lm_f, SM80_KIND_TWO_SLAB_LEAN_MASK), \
     SM80_VARIANT_2S(dtype, dt, _f, SM80_KIND_TWO_SLAB), \
     SM80_VARIANT_LM_F(dtype, 128, 128, flashc_sm80_fwd_##dt##_d128_m128_n128_lm_f), \
@@ -281,14 +281,7 @@ typedef struct sm80_variant {
     SM80_VARIANT_F(dtype, 128, 128, flashc_sm80_fwd_##dt##_d128_m128_n128_f), \
     SM80_VARIANT_N(dtype, dt, 128, 128, 128), \
     SM80_VARIANT(dtype, dt, 128, 128), \
-    SM80_VARIANT_SK_PG(dtype, dt, 128, 32), \
-    SM80_VARIANT_DEEP_PG(dtype, dt, 128, 64, 3), \
-    SM80_VARIANT_SK_WP(dtype, dt, 128, 32), \
-    SM80_VARIANT_SK_F(dtype, dt, 128, 32), \
-    SM80_VARIANT_SK(dtype, dt, 128, 32), \
-    SM80_VARIANT_DEEP_F(dtype, dt, 128, 64, 3), \
-    SM80_VARIANT_DEEP(dtype, dt, 128, 64, 3), \
-    SM80_VARIANT(dtype, dt, 128, 64), \
+    SM80_16BIT_DECODE(dtype, dt, 128, 3), \
     SM80_VARIANT_KV(dtype, dt), \
     SM80_VARIANT_LM_F(dtype, 256, 128, flashc_sm80_fwd_##dt##_d256_m128_n64_lm_f), \
     SM80_VARIANT_N_LM(dtype, dt, 256, 128, 64), \
