@@ -6,7 +6,7 @@
    launches (for dev hooks).
    AB_SHAPES=prefill (default: bf16 prefill grid + one decode guard), paged (the split-key tiles'
    paged twins: whole pages, 16-bit page-sub), wide8 (the wide 8-bit split-key tiles' rule), deep8
-   (8-bit 33-64 rows, contiguous and paged), sk32 (8-bit 17-64 rows, d128 and d64, contiguous and paged), sk32t (the
+   (8-bit 33-64 rows, contiguous and paged), sk32 (8-bit 17-64 rows, d128 and d64, contiguous and paged), d64 (8-bit d64 decode), sk32t (the
    32-row tiles' work threshold), one (AB_ONE="dtype,d,b,h_q,h_kv,s_q,s_k,page": a single shape,
    for a profiler) or decode: b 64, h 32/8,
    s_k 8k, s_q 1, d128 in bf16/fp8/int8, contiguous and paged (pages of 16 and 64, in a scattered
@@ -327,6 +327,18 @@ int main(int argc, char **argv)
         }
         shape_ex(L, nl, flush, 64, 32768, 0, 8, 64, 8, 4, d8[0], 0, 32768);
         shape_ex(L, nl, flush, 64, 8192, 0, 32, 64, 8, 8, d8[0], 0, 8192);
+        return 0;
+    }
+    if (set && !strcmp(set, "d64")) { /* 8-bit d64 decode (64-byte K rows): fp8 / int8 b 64 h 32/8 8k s_q 1 / 4
+                                          contiguous and pages of 16 / 64 / 256; b 8 h 64/8 32k s_q 1 / 4
+                                          contiguous and pages of 64 */
+        static const flashc_dtype d8[2] = {FLASHC_DTYPE_FP8_E4M3, FLASHC_DTYPE_INT8};
+        static const int pg[4] = {0, 16, 64, 256};
+        for (int t = 0; t < 2; ++t)
+            for (int sq = 1; sq <= 4; sq += 3) {
+                for (int pi = 0; pi < 4; ++pi) shape_ex(L, nl, flush, 64, 8192, 0, 64, 32, 8, sq, d8[t], pg[pi], 8192);
+                for (int pi = 0; pi < 3; pi += 2) shape_ex(L, nl, flush, 64, 32768, 0, 8, 64, 8, sq, d8[t], pg[pi], 32768);
+            }
         return 0;
     }
     if (set && !strcmp(set, "sk32t")) { /* the 32-row tiles' work threshold: fp8 / int8 d128 h 64/8 s_q 4 (32

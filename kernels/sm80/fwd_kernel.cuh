@@ -891,6 +891,23 @@ static __device__ __forceinline__ fwd_row row_info(const sm80_fwd_params *prm, c
 }
 
 /* ---- Producer: cp.async tile loads (zero-filled past the sequence) -------------------------- */
+/* One 16-byte chunk of a K row (or of a V row in K's layout). A row shorter than a 128-byte line
+   (8-bit d64: 64 bytes) is fetched with .L2::128B: on a miss L2 brings in the whole line, whose
+   other half is the neighbouring KV head's row of the same key (or, h_kv = 1, the next key), read
+   by its CTA at about the same time, so DRAM serves whole lines. H200 8-bit d64 decode, V^T:
+   contiguous b 64 h 32/8 8k +10 %, pages of 16 / 64 / 256 +4 / +2 / +6-8 %, b 8 h 64/8 32k
+   +1-6 %; 8-bit d128 and prefill unchanged (session 40, docs/sm80.md). */
+#define KV_ROW_BYTES (D * ELEM_BYTES)
+#define LINE_BYTES 128 /* an L2 cache line */
+static __device__ __forceinline__ void cp_async_kv_row(uint32_t smem_addr, const void *gmem, uint32_t src_bytes)
+{
+#if KV_ROW_BYTES < LINE_BYTES
+    cp_async_cg_shared_global_16_l2_128b(smem_addr, gmem, src_bytes);
+#else
+    cp_async_cg_shared_global_16(smem_addr, gmem, src_bytes);
+#endif
+}
+
 static __device__ __forceinline__ void load_q_tile(const sm80_fwd_params *prm, const fwd_ctx *c, elem_t *sQ,
                                                    int tid)
 {
@@ -934,7 +951,6 @@ static __device__ __forceinline__ void load_q_tile(const sm80_fwd_params *prm, c
    order, so with CTAS_RESIDENT per SM it is about linear id + SMs x CTAS_RESIDENT. Unpacked,
    non-varlen, unsplit problems only (the others skip it); a wrong guess costs an L2 line. */
 #define CTAS_RESIDENT (NUM_WARPS == 8 ? 1 : 2)
-#define LINE_BYTES 128
 static __device__ __forceinline__ void prefetch_next_q(const sm80_fwd_params *prm, int tid)
 {
     const flashc_problem *p = &prm->p;
@@ -1120,9 +1136,9 @@ static __device__ __forceinline__ void load_kv_tile(const sm80_fwd_params *prm, 
 #endif
             bytes = CP_ASYNC_CHUNK_BYTES;
         }
-        cp_async_cg_shared_global_16(cvta_to_shared_u32(sK + swz(row, ch)), ks, bytes);
+        cp_async_kv_row(cvta_to_shared_u32(sK + swz(row, ch)), ks, bytes);
 #if !VT_TILE
-        cp_async_cg_shared_global_16(cvta_to_shared_u32(sV + swz_v(row, ch)), vs, bytes);
+        cp_async_kv_row(cvta_to_shared_u32(sV + swz_v(row, ch)), vs, bytes);
 #endif
     }
 #if VT_TILE
@@ -1186,9 +1202,9 @@ static __device__ __forceinline__ void load_kv_tile_sub(const sm80_fwd_params *p
 #endif
             bytes = CP_ASYNC_CHUNK_BYTES;
         }
-        cp_async_cg_shared_global_16(cvta_to_shared_u32(sK + swz(row, ch)), ks, bytes);
+        cp_async_kv_row(cvta_to_shared_u32(sK + swz(row, ch)), ks, bytes);
 #if !VT_TILE
-        cp_async_cg_shared_global_16(cvta_to_shared_u32(sV + swz_v(row, ch)), vs, bytes);
+        cp_async_kv_row(cvta_to_shared_u32(sV + swz_v(row, ch)), vs, bytes);
 #endif
     }
 #if VT_TILE
@@ -1281,8 +1297,8 @@ static __device__ __forceinline__ void load_kv_tile_fast(const sm80_fwd_params *
         const uint32_t so = (KV_ROWS_PER_PASS % (SWIZZLE_ROWS_MASK + 1) == 0
                                  ? swz(row0, ch) + it * KV_ROWS_PER_PASS * D
                                  : swz(row, ch)) * ELEM_BYTES;
-        if (parts & KV_PART_K) cp_async_cg_shared_global_16(sK_addr + so, kb + (int64_t)(it * KV_ROWS_PER_PASS) * rs, bytes);
-        if (parts & KV_PART_V) cp_async_cg_shared_global_16(sV_addr + so, vb + (int64_t)(it * KV_ROWS_PER_PASS) * rs, bytes);
+        if (parts & KV_PART_K) cp_async_kv_row(sK_addr + so, kb + (int64_t)(it * KV_ROWS_PER_PASS) * rs, bytes);
+        if (parts & KV_PART_V) cp_async_kv_row(sV_addr + so, vb + (int64_t)(it * KV_ROWS_PER_PASS) * rs, bytes);
     }
 }
 #endif
@@ -1341,10 +1357,10 @@ static __device__ __forceinline__ void load_kv_lean(const sm80_fwd_params *prm, 
         for (int it = 0; it < KV_CHUNKS_PER_THREAD; ++it) {
             const int row = row0 + it * (NUM_THREADS / ROW_CHUNKS);
             const uint32_t bytes = j0 + row < c->seqlen_k ? CP_ASYNC_CHUNK_BYTES : 0;
-            cp_async_cg_shared_global_16(cvta_to_shared_u32(sK + swz(row, ch)),
+            cp_async_kv_row(cvta_to_shared_u32(sK + swz(row, ch)),
                                          kb + (int64_t)(it * (NUM_THREADS / ROW_CHUNKS)) * ks, bytes);
 #if !VT_TILE
-            cp_async_cg_shared_global_16(cvta_to_shared_u32(sV + swz_v(row, ch)),
+            cp_async_kv_row(cvta_to_shared_u32(sV + swz_v(row, ch)),
                                          vb + (int64_t)(it * (NUM_THREADS / ROW_CHUNKS)) * vs, bytes);
 #endif
         }
