@@ -6,9 +6,9 @@
    launches (for dev hooks).
    AB_SHAPES=prefill (default: bf16 prefill grid + one decode guard), paged (the split-key tiles'
    paged twins: whole pages, 16-bit page-sub), wide8 (the wide 8-bit split-key tiles' rule), deep8
-   (8-bit 33-64 rows, contiguous and paged), sk32 (8-bit 17-64 rows, d128 and d64, contiguous and paged), d64 (8-bit d64 decode), sk32t (the
-   32-row tiles' work threshold), one (AB_ONE="dtype,d,b,h_q,h_kv,s_q,s_k,page": a single shape,
-   for a profiler) or decode: b 64, h 32/8,
+   (8-bit 33-64 rows, contiguous and paged), sk32 (8-bit 17-64 rows, d128 and d64, contiguous and
+   paged), d64 (8-bit d64 decode, contiguous and paged), sk32t (the 32-row tiles' work threshold),
+   one (AB_ONE="dtype,d,b,h_q,h_kv,s_q,s_k,page": a single shape, for a profiler) or decode: b 64, h 32/8,
    s_k 8k, s_q 1, d128 in bf16/fp8/int8, contiguous and paged (pages of 16 and 64, in a scattered
    order); 8-bit calls use V^T (v_transposed = 1; AB_VT=0: V in K's layout) and bf16 output; then
    bf16 pages of 8 and 32, the small-batch rows (b 8, h 64/8, s_k 4k/32k, s_q 1/4), b 64 h 32/8 4k
