@@ -894,9 +894,9 @@ static __device__ __forceinline__ fwd_row row_info(const sm80_fwd_params *prm, c
 /* One 16-byte chunk of a K row (or of a V row in K's layout). A row shorter than a 128-byte line
    (8-bit d64: 64 bytes) is fetched with .L2::128B: on a miss L2 brings in the whole line, whose
    other half is the neighbouring KV head's row of the same key (or, h_kv = 1, the next key), read
-   by its CTA at about the same time, so DRAM serves whole lines. H200 8-bit d64 decode, V^T:
-   contiguous b 64 h 32/8 8k +10 %, pages of 16 / 64 / 256 +4 / +2 / +6-8 %, b 8 h 64/8 32k
-   +1-6 %; 8-bit d128 and prefill unchanged (session 40, docs/sm80.md). */
+   by its CTA at about the same time, so DRAM serves whole lines. H200 8-bit d64 decode, outputs
+   bit-identical: V^T +2-15 % (b 64 h 32/8 8k contiguous +15 %, pages of 256 +11-14 %), V in K's
+   layout +20-28 %; 8-bit d128, the deep rings and d64 prefill unchanged (session 40, docs/sm80.md). */
 #define KV_ROW_BYTES (D * ELEM_BYTES)
 #define LINE_BYTES 128 /* an L2 cache line */
 static __device__ __forceinline__ void cp_async_kv_row(uint32_t smem_addr, const void *gmem, uint32_t src_bytes)
@@ -1358,10 +1358,10 @@ static __device__ __forceinline__ void load_kv_lean(const sm80_fwd_params *prm, 
             const int row = row0 + it * (NUM_THREADS / ROW_CHUNKS);
             const uint32_t bytes = j0 + row < c->seqlen_k ? CP_ASYNC_CHUNK_BYTES : 0;
             cp_async_kv_row(cvta_to_shared_u32(sK + swz(row, ch)),
-                                         kb + (int64_t)(it * (NUM_THREADS / ROW_CHUNKS)) * ks, bytes);
+                            kb + (int64_t)(it * (NUM_THREADS / ROW_CHUNKS)) * ks, bytes);
 #if !VT_TILE
             cp_async_kv_row(cvta_to_shared_u32(sV + swz_v(row, ch)),
-                                         vb + (int64_t)(it * (NUM_THREADS / ROW_CHUNKS)) * vs, bytes);
+                            vb + (int64_t)(it * (NUM_THREADS / ROW_CHUNKS)) * vs, bytes);
 #endif
         }
     }

@@ -121,10 +121,10 @@ static __device__ __forceinline__ void sk_load_kv_sub(const sm80_fwd_params *prm
             const int vrow = (page << shift) | (row & mask);
             const uint32_t bytes = j0 + row < c->seqlen_k ? CP_ASYNC_CHUNK_BYTES : 0;
             cp_async_kv_row(cvta_to_shared_u32(sK + swz(row, ch)), b.k + (int64_t)vrow * ks + ch * CHUNK_ELEMS,
-                                         bytes);
+                            bytes);
 #if !VT_TILE /* 16-bit V: the same virtual row of V */
             cp_async_kv_row(cvta_to_shared_u32(sV + swz_v(row, ch)), b.v + (int64_t)vrow * vs + ch * CHUNK_ELEMS,
-                                         bytes);
+                            bytes);
 #endif
         }
     }
