@@ -2,7 +2,7 @@
    ab80 LIB_A LIB_B [LIB_C ...]: dlopens each libflashc.so (each with its own static cudart; they
    share the device's primary context) and times the same inputs through every library, launch
    by launch in turn, each launch after a 256 MB memset that flushes L2. Prints the median per
-   library. An entry "LIB@VAR=VAL" sets the environment variable VAR=VAL around that library's
+   library. An entry "LIB@VAR=VAL" (up to four: LIB@V1=A@V2=B) sets those environment variables around that library's
    launches (for dev hooks).
    AB_SHAPES=prefill (default: bf16 prefill grid + one decode guard), paged (the split-key tiles'
    paged twins: whole pages, 16-bit page-sub), wide8 (the wide 8-bit split-key tiles' rule), deep8
@@ -34,11 +34,13 @@
 #include "flashc.h"
 
 #define MAX_LIBS 8
+#define MAX_ENV 4 /* "LIB@VAR=VAL@VAR2=VAL2": dev hooks per library */
 #define REPS 21
 #define FLUSH_BYTES (256u << 20)
 
 typedef struct lib {
-    const char *name, *env_var, *env_val;
+    const char *name, *env_var[MAX_ENV], *env_val[MAX_ENV];
+    int n_env;
     void (*init)(flashc_attention_params *);
     flashc_tensor (*make)(void *, flashc_dtype, int32_t, const int64_t *);
     flashc_status (*ws)(const flashc_attention_params *, size_t *);
@@ -50,8 +52,8 @@ static int cmpf(const void *a, const void *b) { float x = *(const float *)a, y =
 
 static void *must(void *h, const char *s) { void *f = dlsym(h, s); if (!f) { fprintf(stderr, "no %s\n", s); exit(1); } return f; }
 
-static void setenv_for(const lib *L) { if (L->env_var) setenv(L->env_var, L->env_val, 1); }
-static void unsetenv_for(const lib *L) { if (L->env_var) unsetenv(L->env_var); }
+static void setenv_for(const lib *L) { for (int i = 0; i < L->n_env; ++i) setenv(L->env_var[i], L->env_val[i], 1); }
+static void unsetenv_for(const lib *L) { for (int i = 0; i < L->n_env; ++i) unsetenv(L->env_var[i]); }
 
 static void shape_ex(lib *L, int nl, void *flush, int d, int s, int causal, int b, int hq, int hkv, int sq,
                      flashc_dtype dt, int page, int sk)
@@ -238,8 +240,15 @@ int main(int argc, char **argv)
         char *spec = strdup(argv[a]);
         lib *x = &L[nl++];
         memset(x, 0, sizeof *x);
-        char *at = strchr(spec, '@');
-        if (at) { *at = 0; char *eq = strchr(at + 1, '='); *eq = 0; x->env_var = at + 1; x->env_val = eq + 1; }
+        for (char *at = strchr(spec, '@'); at && x->n_env < MAX_ENV;) {
+            *at = 0;
+            char *var = at + 1, *eq = strchr(var, '=');
+            if (!eq) { fprintf(stderr, "%s: want LIB@VAR=VAL\n", argv[a]); return 1; }
+            *eq = 0;
+            at = strchr(eq + 1, '@');
+            x->env_var[x->n_env] = var;
+            x->env_val[x->n_env++] = eq + 1;
+        }
         x->name = argv[a];
         void *hd = dlopen(spec, RTLD_NOW | RTLD_LOCAL);
         if (!hd) { fprintf(stderr, "%s\n", dlerror()); return 1; }
