@@ -240,12 +240,15 @@ int main(int argc, char **argv)
         char *spec = strdup(argv[a]);
         lib *x = &L[nl++];
         memset(x, 0, sizeof *x);
-        for (char *at = strchr(spec, '@'); at && x->n_env < MAX_ENV;) {
+        for (char *at = strchr(spec, '@'); at;) {
             *at = 0;
             char *var = at + 1, *eq = strchr(var, '=');
-            if (!eq) { fprintf(stderr, "%s: want LIB@VAR=VAL\n", argv[a]); return 1; }
+            at = strchr(var, '@');
+            if (!eq || (at && at < eq) || x->n_env == MAX_ENV) {
+                fprintf(stderr, "%s: want LIB@VAR=VAL, at most %d\n", argv[a], MAX_ENV);
+                return 1;
+            }
             *eq = 0;
-            at = strchr(eq + 1, '@');
             x->env_var[x->n_env] = var;
             x->env_val[x->n_env++] = eq + 1;
         }
