@@ -69,6 +69,7 @@ static void shape_ex(lib *L, int nl, void *flush, int d, int s, int causal, int 
     cudaMalloc(&q, nq * 2); cudaMalloc(&k, nk * 2); cudaMalloc(&v, nk * 2); cudaMalloc(&o, nq * 2);
     if (page) {
         int32_t *ht = malloc(sizeof(int32_t) * (size_t)num_pages), *hu = malloc(sizeof(int32_t) * (size_t)b);
+        if (!ht || !hu) { fprintf(stderr, "ab80: out of host memory\n"); exit(1); }
         for (int64_t i = 0; i < num_pages; ++i) ht[i] = (int32_t)i;
         for (int64_t i = num_pages - 1; i > 0; --i) { int64_t j = rand() % (i + 1); int32_t x = ht[i]; ht[i] = ht[j]; ht[j] = x; }
         for (int i = 0; i < b; ++i) hu[i] = sk;
@@ -79,6 +80,7 @@ static void shape_ex(lib *L, int nl, void *flush, int d, int s, int causal, int 
     }
     size_t pat = 1 << 20;
     unsigned short *h = malloc(pat * 2);
+    if (!h) { fprintf(stderr, "ab80: out of host memory\n"); exit(1); }
     for (size_t i = 0; i < pat; ++i) h[i] = (unsigned short)(0x3f00 ^ (rand() & 0x807f));
     void *bufs[3] = {q, k, v};
     size_t ns[3] = {nq, nk, nk};
@@ -238,6 +240,7 @@ int main(int argc, char **argv)
     const int skx = getenv("AB_SKX") ? atoi(getenv("AB_SKX")) : 1;
     for (int a = 1; a < argc && nl < MAX_LIBS; ++a) {
         char *spec = strdup(argv[a]);
+        if (!spec) { fprintf(stderr, "ab80: out of host memory\n"); return 1; }
         lib *x = &L[nl++];
         memset(x, 0, sizeof *x);
         for (char *at = strchr(spec, '@'); at;) {

@@ -18,6 +18,7 @@
    drained, counted from the first entry (start and tail of the wave).
    Build: gcc -O2 -o tile_timing tools/tile_timing.c -Iinclude -I/usr/local/cuda/include
           -L/usr/local/cuda/lib64 -lcudart_static -lrt -lpthread -ldl -lm */
+#define _POSIX_C_SOURCE 200809L /* strdup under -std=c11 (else an implicit int truncates the pointer) */
 #include <dlfcn.h>
 #include <math.h>
 #include <stdint.h>

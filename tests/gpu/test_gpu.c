@@ -238,7 +238,10 @@ static int build_inputs(const tcase *tc, inputs *in, flashc_dtype dt)
         in->num_pages = total_pages + 3;
         int32_t *ids = malloc(sizeof(int32_t) * in->num_pages);
         in->page_table = calloc((size_t)b * in->max_pages, sizeof(int32_t));
-        if (!ids || !in->page_table) return -1;
+        if (!ids || !in->page_table) {
+            free(ids);
+            return -1;
+        }
         for (int i = 0; i < in->num_pages; ++i) ids[i] = i;
         tu_rng_shuffle_i32(&g_rng, ids, in->num_pages);
         int next = 0;
