@@ -22,6 +22,10 @@
 static const int32_t k_supported_head_dims[] = {32, 64, 96, 128, 192, 256};
 #define FLASHC_NUM_HEAD_DIMS ((int)(sizeof k_supported_head_dims / sizeof k_supported_head_dims[0]))
 #define FLASHC_MAX_HEAD_DIM 512
+/* No buffer comes near 2^56 bytes (64 PiB). Bounding every stride and every tensor's span by it
+   keeps all offset arithmetic (element or byte offsets, sums of a few of them) far from int64
+   overflow, in the CPU reference and in the GPU paths' address math. */
+#define FLASHC_MAX_SPAN_BYTES ((int64_t)1 << 56)
 /* GPU paths move 16-byte vectors (cp.async, TMA, ldmatrix): bases and row strides align to it. */
 #define FLASHC_GPU_ALIGN_BYTES 16
 #define FLASHC_INDEX_BYTES ((int64_t)sizeof(int32_t))
@@ -62,9 +66,13 @@ static int64_t dtype_bytes(flashc_dtype t)
 
 static int is_8bit(flashc_dtype t) { return t == FLASHC_DTYPE_FP8_E4M3 || t == FLASHC_DTYPE_INT8; }
 
-static int fits_i32(int64_t v) { return v >= 0 && v <= INT32_MAX; }
+/* Extents, row counts and sequence lengths are int32 everywhere, with headroom: a length plus a
+   tile (rounding up to whole tiles, tiles of at most 2^16 rows) still fits. */
+#define FLASHC_MAX_EXTENT (INT32_MAX - 65535)
+#define FLASHC_MAX_EXTENT_TEXT "2^31 - 2^16"
+static int fits_extent(int64_t v) { return v >= 0 && v <= FLASHC_MAX_EXTENT; }
 /* Both factors are checked first, so the int64 product cannot overflow. */
-static int product_fits_i32(int64_t a, int64_t b) { return fits_i32(a) && fits_i32(b) && fits_i32(a * b); }
+static int product_fits_extent(int64_t a, int64_t b) { return fits_extent(a) && fits_extent(b) && fits_extent(a * b); }
 
 static int is_aligned(const void *ptr, int64_t bytes) { return bytes > 0 && (uintptr_t)ptr % (uintptr_t)bytes == 0; }
 
@@ -108,6 +116,27 @@ static flashc_status check_shape(const flashc_tensor *t, const char *name, const
     return FLASHC_STATUS_SUCCESS;
 }
 
+/* Strides (already >= 0) and the bytes from a view's first element to its last within
+   FLASHC_MAX_SPAN_BYTES: a view that large describes no real buffer, and would overflow offsets. */
+static flashc_status check_span(const flashc_tensor *t, const char *name)
+{
+    const int64_t elem = dtype_bytes(t->dtype) > 0 ? dtype_bytes(t->dtype) : 1;
+    int64_t last = 0; /* byte offset of the last element */
+    for (int i = 0; i < t->ndim; ++i)
+        if (t->stride[i] > FLASHC_MAX_SPAN_BYTES / elem)
+            return flashc_error(INVALID, "%s.stride[%d] = %lld elements is beyond any buffer (more than 2^56 bytes)",
+                                name, i, (long long)t->stride[i]);
+    for (int i = 0; i < t->ndim; ++i) {
+        if (t->shape[i] == 0) return FLASHC_STATUS_SUCCESS; /* no element: nothing is reached */
+        const int64_t steps = t->shape[i] - 1, step = t->stride[i] * elem;
+        if (step > 0 && steps > (FLASHC_MAX_SPAN_BYTES - last) / step)
+            return flashc_error(INVALID, "%s spans more than 2^56 bytes (shape and strides describe no real buffer)",
+                                name);
+        last += steps * step;
+    }
+    return FLASHC_STATUS_SUCCESS;
+}
+
 /* Dense tensors never broadcast: strides >= 0, innermost 1, 0 only on extents <= 1. */
 static flashc_status check_dense_strides(const flashc_tensor *t, const char *name)
 {
@@ -122,7 +151,7 @@ static flashc_status check_dense_strides(const flashc_tensor *t, const char *nam
             return flashc_error(INVALID, "%s.stride[%d] = 0 with %s.shape[%d] = %lld: only bias, alibi_slopes "
                                 "and descale tensors may broadcast", name, i, name, i, (long long)n);
     }
-    return FLASHC_STATUS_SUCCESS;
+    return check_span(t, name);
 }
 
 /*
@@ -145,7 +174,7 @@ static flashc_status check_broadcast(const flashc_tensor *t, const char *name, c
                                 (long long)s);
         stride[i] = n == 1 ? 0 : s;
     }
-    return FLASHC_STATUS_SUCCESS;
+    return check_span(t, name);
 }
 
 /* ---- Checks, in call order --------------------------------------------------------------- */
@@ -253,8 +282,8 @@ static flashc_status check_q(const flashc_attention_params *in, flashc_problem *
         if (in->batch != 0 && in->batch != q->shape[0])
             return flashc_error(INVALID, "batch = %d must be 0 or q.shape[0] (b = %lld) for batched q",
                                 (int)in->batch, (long long)q->shape[0]);
-        if (!product_fits_i32(q->shape[0], q->shape[1]) || !fits_i32(q->shape[2]) || !fits_i32(q->shape[3]))
-            return flashc_error(INVALID, "q.shape [%lld, %lld, %lld, %lld] is too large (b * s_q must fit int32)",
+        if (!product_fits_extent(q->shape[0], q->shape[1]) || !fits_extent(q->shape[2]) || !fits_extent(q->shape[3]))
+            return flashc_error(INVALID, "q.shape [%lld, %lld, %lld, %lld] is too large (b * s_q and each extent at most " FLASHC_MAX_EXTENT_TEXT ")",
                                 (long long)q->shape[0], (long long)q->shape[1], (long long)q->shape[2],
                                 (long long)q->shape[3]);
         p->q_varlen = 0;
@@ -272,10 +301,11 @@ static flashc_status check_q(const flashc_attention_params *in, flashc_problem *
         TRY(check_ndim(q, "q", &l));
         if (in->batch < 1)
             return flashc_error(INVALID, "batch = %d must be >= 1 for varlen q (cu_seqlens_q is set)", (int)in->batch);
-        if (in->max_seqlen_q < 0)
-            return flashc_error(INVALID, "max_seqlen_q = %d must be >= 0", (int)in->max_seqlen_q);
-        if (!fits_i32(q->shape[0]) || !fits_i32(q->shape[1]) || !fits_i32(q->shape[2]))
-            return flashc_error(INVALID, "q.shape [%lld, %lld, %lld] is too large (extents must fit int32)",
+        if (!fits_extent(in->max_seqlen_q))
+            return flashc_error(INVALID, "max_seqlen_q = %d must be in 0.." FLASHC_MAX_EXTENT_TEXT,
+                                (int)in->max_seqlen_q);
+        if (!fits_extent(q->shape[0]) || !fits_extent(q->shape[1]) || !fits_extent(q->shape[2]))
+            return flashc_error(INVALID, "q.shape [%lld, %lld, %lld] is too large (each extent at most " FLASHC_MAX_EXTENT_TEXT ")",
                                 (long long)q->shape[0], (long long)q->shape[1], (long long)q->shape[2]);
         p->q_varlen = 1;
         p->b = in->batch;
@@ -308,9 +338,9 @@ static flashc_status check_k(const flashc_attention_params *in, flashc_problem *
             return flashc_error(INVALID, "k.shape[0] (num_pages) = %lld must be >= 1 for paged k", (long long)k->shape[0]);
         if (k->shape[1] < 1)
             return flashc_error(INVALID, "k.shape[1] (page_size) = %lld must be >= 1 for paged k", (long long)k->shape[1]);
-        if (!product_fits_i32(k->shape[0], k->shape[1]) || !fits_i32(k->shape[2]))
-            return flashc_error(INVALID, "k.shape [%lld, %lld, %lld, %lld] is too large (num_pages * page_size must "
-                                "fit int32)", (long long)k->shape[0], (long long)k->shape[1], (long long)k->shape[2],
+        if (!product_fits_extent(k->shape[0], k->shape[1]) || !fits_extent(k->shape[2]))
+            return flashc_error(INVALID, "k.shape [%lld, %lld, %lld, %lld] is too large (num_pages * page_size and "
+                                "each extent at most " FLASHC_MAX_EXTENT_TEXT ")", (long long)k->shape[0], (long long)k->shape[1], (long long)k->shape[2],
                                 (long long)k->shape[3]);
         if (!in->seqused_k)
             return flashc_error(INVALID, "seqused_k is NULL: paged k/v (page_table is set) needs it");
@@ -319,8 +349,14 @@ static flashc_status check_k(const flashc_attention_params *in, flashc_problem *
         if (in->page_table_stride < in->max_pages_per_seq)
             return flashc_error(INVALID, "page_table_stride = %lld must be >= max_pages_per_seq = %d",
                                 (long long)in->page_table_stride, (int)in->max_pages_per_seq);
-        if (in->max_seqlen_k < 0)
-            return flashc_error(INVALID, "max_seqlen_k = %d must be >= 0", (int)in->max_seqlen_k);
+        /* the table's rows, (b - 1) * page_table_stride + max_pages_per_seq entries, as check_span */
+        if (in->page_table_stride > (FLASHC_MAX_SPAN_BYTES / FLASHC_INDEX_BYTES - in->max_pages_per_seq) /
+                                        (p->b > 1 ? p->b - 1 : 1))
+            return flashc_error(INVALID, "page_table_stride = %lld: the page table of %d sequences spans more than "
+                                "2^56 bytes", (long long)in->page_table_stride, (int)p->b);
+        if (!fits_extent(in->max_seqlen_k))
+            return flashc_error(INVALID, "max_seqlen_k = %d must be in 0.." FLASHC_MAX_EXTENT_TEXT,
+                                (int)in->max_seqlen_k);
         p->kv_layout = FLASHC_KV_PAGED;
         p->num_pages = (int32_t)k->shape[0];
         p->page_size = (int32_t)k->shape[1];
@@ -337,10 +373,11 @@ static flashc_status check_k(const flashc_attention_params *in, flashc_problem *
         const layout l = {3, {-1, -1, p->d}, {"total_k", "h_kv", "d"},
                           "[total_k, h_kv, d] (varlen k: cu_seqlens_k is set)"};
         TRY(check_shape(k, "k", &l));
-        if (in->max_seqlen_k < 0)
-            return flashc_error(INVALID, "max_seqlen_k = %d must be >= 0", (int)in->max_seqlen_k);
-        if (!fits_i32(k->shape[0]) || !fits_i32(k->shape[1]))
-            return flashc_error(INVALID, "k.shape [%lld, %lld, %lld] is too large (extents must fit int32)",
+        if (!fits_extent(in->max_seqlen_k))
+            return flashc_error(INVALID, "max_seqlen_k = %d must be in 0.." FLASHC_MAX_EXTENT_TEXT,
+                                (int)in->max_seqlen_k);
+        if (!fits_extent(k->shape[0]) || !fits_extent(k->shape[1]))
+            return flashc_error(INVALID, "k.shape [%lld, %lld, %lld] is too large (each extent at most " FLASHC_MAX_EXTENT_TEXT ")",
                                 (long long)k->shape[0], (long long)k->shape[1], (long long)k->shape[2]);
         p->kv_layout = FLASHC_KV_VARLEN;
         p->cu_seqlens_k = in->cu_seqlens_k;
@@ -354,8 +391,8 @@ static flashc_status check_k(const flashc_attention_params *in, flashc_problem *
         const layout l = {4, {p->b, -1, -1, p->d}, {"b", "s_k", "h_kv", "d"},
                           "[b, s_k, h_kv, d] (batched k: page_table and cu_seqlens_k are NULL)"};
         TRY(check_shape(k, "k", &l));
-        if (!product_fits_i32(k->shape[0], k->shape[1]) || !fits_i32(k->shape[2]))
-            return flashc_error(INVALID, "k.shape [%lld, %lld, %lld, %lld] is too large (b * s_k must fit int32)",
+        if (!product_fits_extent(k->shape[0], k->shape[1]) || !fits_extent(k->shape[2]))
+            return flashc_error(INVALID, "k.shape [%lld, %lld, %lld, %lld] is too large (b * s_k and each extent at most " FLASHC_MAX_EXTENT_TEXT ")",
                                 (long long)k->shape[0], (long long)k->shape[1], (long long)k->shape[2],
                                 (long long)k->shape[3]);
         p->kv_layout = FLASHC_KV_BATCHED;

@@ -236,6 +236,13 @@ BREAK(brk_d_48, p->q.shape[3] = 48; p->k.shape[3] = 48; p->v.shape[3] = 48; p->o
 BREAK(brk_d_1024, p->q.shape[3] = 1024; p->k.shape[3] = 1024; p->v.shape[3] = 1024; p->out.shape[3] = 1024;)
 BREAK(brk_q_huge, p->q.shape[0] = (int64_t)1 << 20; p->q.shape[1] = (int64_t)1 << 20; p->out.shape[0] = p->q.shape[0];
       p->out.shape[1] = p->q.shape[1]; p->k.shape[0] = p->q.shape[0]; p->v.shape[0] = p->q.shape[0];)
+/* strides and spans beyond any buffer (2^56 bytes); lengths without room for a tile (2^31 - 2^16) */
+BREAK(brk_q_stride_huge, p->q.stride[0] = (int64_t)1 << 60;)
+BREAK(brk_k_span_huge, p->k.stride[1] = (int64_t)1 << 54; /* 2^55 bytes a row, 6 rows */)
+BREAK(brk_bias_stride_huge, fx_add_bias(f, FLASHC_DTYPE_F32, k_bias_full); p->bias.stride[0] = (int64_t)1 << 60;)
+BREAK(brk_vl_total_q_headroom, p->q.shape[0] = INT32_MAX - 100; p->out.shape[0] = INT32_MAX - 100;)
+BREAK(brk_vl_max_q_huge, p->max_seqlen_q = INT32_MAX;)
+BREAK(brk_vl_max_k_huge, p->max_seqlen_k = INT32_MAX;)
 BREAK(brk_lse_shape, p->lse.shape[2] = FX_SQ + 1;)
 BREAK(brk_lse_varlen_shape, p->lse.shape[1] = FX_VL_TOTAL_Q - 1;)
 BREAK(brk_bias_shape, const int64_t s[4] = {FX_B, 3, FX_SQ, FX_SK}; fx_add_bias(f, FLASHC_DTYPE_F32, s);)
@@ -296,6 +303,7 @@ BREAK(brk_pg_numpages0, p->k.shape[0] = 0; p->v.shape[0] = 0;)
 BREAK(brk_pg_seqused_null, p->seqused_k = NULL;)
 BREAK(brk_pg_maxpages0, p->max_pages_per_seq = 0;)
 BREAK(brk_pg_stride, p->page_table_stride = FX_MAX_PAGES - 1;)
+BREAK(brk_pg_stride_huge, p->page_table_stride = (int64_t)1 << 60;)
 BREAK(brk_pg_cu_k, p->cu_seqlens_k = f->cu_k;)
 BREAK(brk_pg_seqused_cap, f->seqused[1] = FX_MAX_PAGES * FX_PAGE_SIZE + 1; p->max_seqlen_k = 2 * FX_MAX_PAGES * FX_PAGE_SIZE;)
 BREAK(brk_pg_seqused_max, p->max_seqlen_k = 6;)
@@ -376,6 +384,12 @@ static const fail_case k_cases[] = {
     {"d = 48", FX_BATCHED, brk_d_48, NSP, "q.shape[3]"},
     {"d = 1024", FX_BATCHED, brk_d_1024, INV, "q.shape[3]"},
     {"b * s_q overflows int32", FX_BATCHED, brk_q_huge, INV, "q.shape"},
+    {"q stride of 2^60 elements", FX_BATCHED, brk_q_stride_huge, INV, "q.stride[0]"},
+    {"k spans more than 2^56 bytes", FX_BATCHED, brk_k_span_huge, INV, "k spans"},
+    {"bias stride of 2^60 elements", FX_BATCHED, brk_bias_stride_huge, INV, "bias.stride[0]"},
+    {"varlen total_q without tile headroom", FX_VARLEN, brk_vl_total_q_headroom, INV, "q.shape"},
+    {"max_seqlen_q = INT32_MAX", FX_VARLEN, brk_vl_max_q_huge, INV, "max_seqlen_q"},
+    {"max_seqlen_k = INT32_MAX", FX_VARLEN, brk_vl_max_k_huge, INV, "max_seqlen_k"},
     {"lse shape batched", FX_BATCHED, brk_lse_shape, INV, "lse.shape[2]"},
     {"lse shape varlen", FX_VARLEN, brk_lse_varlen_shape, INV, "lse.shape[1]"},
     {"bias heads not broadcastable", FX_BATCHED, brk_bias_shape, INV, "bias.shape[1]"},
@@ -435,6 +449,7 @@ static const fail_case k_cases[] = {
     {"paged without seqused_k", FX_PAGED, brk_pg_seqused_null, INV, "seqused_k"},
     {"max_pages_per_seq 0", FX_PAGED, brk_pg_maxpages0, INV, "max_pages_per_seq"},
     {"page_table_stride < max_pages_per_seq", FX_PAGED, brk_pg_stride, INV, "page_table_stride"},
+    {"page table spans more than 2^56 bytes", FX_PAGED, brk_pg_stride_huge, INV, "page_table_stride"},
     {"paged with cu_seqlens_k", FX_PAGED, brk_pg_cu_k, INV, "cu_seqlens_k"},
     {"seqused_k > page capacity", FX_PAGED, brk_pg_seqused_cap, INV, "max_pages_per_seq * page_size"},
     {"seqused_k > max_seqlen_k", FX_PAGED, brk_pg_seqused_max, INV, "max_seqlen_k"},
