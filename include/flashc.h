@@ -181,7 +181,8 @@ FLASHC_API flashc_status flashc_attention_forward(const flashc_attention_params 
 FLASHC_API flashc_status flashc_attention_select_backend(const flashc_attention_params *p,
                                                          flashc_backend *backend);
 
-/* Release cached per-device state (tensor maps, device properties). Optional. */
+/* Release cached per-device state (the Hopper path's tensor maps; device attributes, which never
+   change, stay cached). Optional; safe while other threads make calls. */
 FLASHC_API void flashc_release_caches(void);
 
 #ifdef __cplusplus

@@ -8,7 +8,9 @@
  * Nothing is written before the last step.
  */
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -109,9 +111,12 @@ static int pointer_is_device_readable(const void *ptr)
            (attr.type == cudaMemoryTypeHost && attr.devicePointer == ptr);
 }
 
-/* Device attributes are cached per ordinal: they never change while the process runs. */
+/* Device attributes are cached per ordinal: they never change while the process runs. Calls may
+   come from many threads: an entry is written once, under the lock, before its flag is published
+   (release); a reader that sees the flag (acquire) reads a complete entry without the lock. */
 static flashc_device_info g_devices[FLASHC_MAX_DEVICES];
-static int g_device_known[FLASHC_MAX_DEVICES];
+static atomic_int g_device_known[FLASHC_MAX_DEVICES];
+static pthread_mutex_t g_device_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static flashc_status current_device(flashc_device_info *out)
 {
@@ -121,7 +126,7 @@ static flashc_status current_device(flashc_device_info *out)
         (void)cudaGetLastError();
         return flashc_error(FLASHC_STATUS_NO_DEVICE, "no usable CUDA device: %s", cudaGetErrorString(err));
     }
-    if (dev >= 0 && dev < FLASHC_MAX_DEVICES && g_device_known[dev]) {
+    if (dev >= 0 && dev < FLASHC_MAX_DEVICES && atomic_load_explicit(&g_device_known[dev], memory_order_acquire)) {
         *out = g_devices[dev];
         return FLASHC_STATUS_SUCCESS;
     }
@@ -137,8 +142,12 @@ static flashc_status current_device(flashc_device_info *out)
         return flashc_error(FLASHC_STATUS_NO_DEVICE, "cannot query CUDA device %d: %s", dev, cudaGetErrorString(err));
     }
     if (dev >= 0 && dev < FLASHC_MAX_DEVICES) {
-        g_devices[dev] = info;
-        g_device_known[dev] = 1;
+        pthread_mutex_lock(&g_device_lock);
+        if (!atomic_load_explicit(&g_device_known[dev], memory_order_relaxed)) {
+            g_devices[dev] = info;
+            atomic_store_explicit(&g_device_known[dev], 1, memory_order_release);
+        }
+        pthread_mutex_unlock(&g_device_lock);
     }
     *out = info;
     return FLASHC_STATUS_SUCCESS;

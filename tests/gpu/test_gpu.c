@@ -1942,6 +1942,88 @@ static void outside_matrix_cases(void)
     }
 }
 
+/* Random combinations of every feature the grid tests one or two at a time: dtype, head dim (a
+   few outside the matrix), output dtype, batched / varlen q, batched / varlen / paged K/V with any
+   page size, zero-length sequences, seqused_k, GQA 1-8, decode and prefill sizes with tails,
+   causal, windows, softcap, scale, bias of every broadcast and dtype, ALiBi, LSE, padded strides,
+   both 8-bit V layouts. The seed (printed) and --unit reproduce a run; each case's name lists its
+   choices. The CPU reference's work per case is capped, so the unit costs about one grid unit.
+   Not in test_routes: its verdict must not depend on the seed. */
+#define RANDOM_CASES 64
+#define RANDOM_MAX_WORK 1.5e8 /* b * h_q * s_q * s_k * d of one case, for the fp64 reference */
+static int rnd(int lo, int hi) { return (int)tu_rng_int(&g_rng, lo, hi); }
+
+static void random_cases(void)
+{
+    if (ROUTES_ONLY) return;
+    static const int dims[3] = {64, 128, 256}, dims_outside[2] = {32, 192};
+    static const int groups[5] = {1, 2, 4, 8, 3};
+    static const int page_sizes[9] = {1, 3, 8, 16, 32, 64, 128, 256, 257};
+    static const flashc_dtype bias_dts[3] = {FLASHC_DTYPE_F32, FLASHC_DTYPE_F16, FLASHC_DTYPE_BF16};
+    const int n = (int)tu_env_int("FLASHC_GPU_RANDOM_CASES", RANDOM_CASES);
+    for (int i = 0; i < n; ++i) {
+        const flashc_dtype dt = ALL_DTYPES[rnd(0, 3)];
+        tcase c = base_case(dt, rnd(0, 15) ? dims[rnd(0, 2)] : dims_outside[rnd(0, 1)]);
+        const int is8 = is_8bit(dt), decode = rnd(0, 4) < 2;
+        if (is8) {
+            c.v_transposed = rnd(0, 1);
+            c.out_dt = rnd(0, 1) ? FLASHC_DTYPE_BF16 : FLASHC_DTYPE_F16;
+        } else if (rnd(0, 3) == 0) {
+            c.out_dt = dt == FLASHC_DTYPE_BF16 ? FLASHC_DTYPE_F16 : FLASHC_DTYPE_BF16;
+        }
+        c.hkv = rnd(1, 4);
+        c.hq = c.hkv * groups[rnd(0, 4)];
+        c.kv = rnd(0, 2);
+        c.q_varlen = rnd(0, 2) == 0;
+        c.b = c.q_varlen || c.kv != KV_BATCHED ? rnd(1, MAX_B) : rnd(1, 4);
+        const int max_q = decode ? 8 : 300, max_k = decode ? 4000 : 700;
+        c.sq = rnd(1, max_q);
+        c.sk = rnd(1, max_k);
+        for (int k = 0; k < c.b; ++k) {
+            c.seqlens_q[k] = rnd(0, 4) == 0 ? 0 : rnd(1, max_q);
+            c.seqlens_k[k] = rnd(0, 4) == 0 ? 0 : rnd(1, max_k);
+        }
+        if (c.kv == KV_PAGED) c.page_size = page_sizes[rnd(0, 8)];
+        c.seqused = c.kv != KV_PAGED && rnd(0, 3) == 0;
+        c.causal = rnd(0, 2) == 0;
+        c.wl = rnd(0, 3) == 0 ? rnd(0, 400) : -1;
+        c.wr = !c.causal && rnd(0, 3) == 0 ? rnd(0, 200) : -1;
+        c.softcap = rnd(0, 3) == 0 ? (float)tu_rng_uniform(&g_rng, 2.0, 30.0) : 0.0f;
+        c.scale = rnd(0, 2) == 0 ? (float)tu_rng_uniform(&g_rng, 0.03, 0.3) : 0.0f;
+        c.bias = rnd(0, 2) == 0 ? rnd(BIAS_FULL, BIAS_EXTENT1_B) : BIAS_NONE;
+        c.bias_dt = bias_dts[rnd(0, 2)];
+        c.alibi = rnd(0, 3) == 0 ? rnd(ALIBI_H, ALIBI_BH) : ALIBI_NONE;
+        c.lse = rnd(0, 1);
+        c.pad = rnd(0, 2) == 0;
+        c.vpad = !c.v_transposed && rnd(0, 3) == 0;
+        c.extra = rnd(0, 7) == 0;
+        /* cap the reference's work: shrink the longest lengths until it fits */
+        for (;;) {
+            int lq = c.q_varlen ? 0 : c.sq, lk = c.kv == KV_BATCHED ? c.sk : 0;
+            for (int k = 0; k < c.b; ++k) {
+                if (c.q_varlen && c.seqlens_q[k] > lq) lq = c.seqlens_q[k];
+                if (c.kv != KV_BATCHED && c.seqlens_k[k] > lk) lk = c.seqlens_k[k];
+            }
+            if ((double)c.b * c.hq * lq * lk * c.d <= RANDOM_MAX_WORK) break;
+            c.sk = (c.sk + 1) / 2;
+            c.sq = (c.sq + 1) / 2;
+            for (int k = 0; k < c.b; ++k) {
+                c.seqlens_k[k] = (c.seqlens_k[k] + 1) / 2;
+                c.seqlens_q[k] = (c.seqlens_q[k] + 1) / 2;
+            }
+        }
+        static const char *const kv_name[3] = {"batched", "varlen", "paged"};
+        char what[160];
+        snprintf(what, sizeof what, "random %d: out %s b%d sq%d%s sk%d %s%s ps%d h%d/%d c%d w%d/%d cap%.1f sc%.2f "
+                 "bias%d/%s alibi%d lse%d pad%d/%d vt%d x%d", i, tu_dtype_name(c.out_dt), c.b, c.sq,
+                 c.q_varlen ? " varlen" : "", c.sk, kv_name[c.kv], c.seqused ? " seqused" : "", c.page_size, c.hq,
+                 c.hkv, c.causal, c.wl, c.wr, (double)c.softcap, (double)c.scale, c.bias, tu_dtype_name(c.bias_dt),
+                 c.alibi, c.lse, c.pad, c.vpad, c.v_transposed, c.extra);
+        named(&c, what);
+        run_case(c);
+    }
+}
+
 /* a unit runs `section`, or `indexed(arg)` */
 typedef struct test_unit {
     const char *name;
@@ -1971,6 +2053,7 @@ static const test_unit UNITS[] = {
     {"sm80 lpt", sm80_lpt_cases, NULL, 0},
     {"multi-wave", multi_wave_cases, NULL, 0},
     {"outside matrix", outside_matrix_cases, NULL, 0},
+    {"random", random_cases, NULL, 0},
     /* 8-bit V in K's layout (v_transposed = 0): the grids and tile sections again */
     {"fp8 d64 v rows", NULL, v_rows_dim_cases, 6}, {"fp8 d128 v rows", NULL, v_rows_dim_cases, 7},
     {"fp8 d256 v rows", NULL, v_rows_dim_cases, 8}, {"int8 d64 v rows", NULL, v_rows_dim_cases, 9},
