@@ -48,7 +48,8 @@ cd "$OUTDIR"
 status=0
 ./fuzz_api -max_total_time="$SECONDS_MAX" -max_len=512 -jobs="$JOBS" -workers="$JOBS" \
   -artifact_prefix=./ corpus > fuzz.log 2>&1 || status=$?
-for f in fuzz-*.log; do [ -f "$f" ] && grep -h "DONE\|ERROR\|FAIL\|runtime error" "$f" | tail -3; done
-ls crash-* >/dev/null 2>&1 && { echo "fuzz.sh: failing inputs: $(ls crash-* | tr '\n' ' ')"; status=1; }
+for f in fuzz-*.log; do [ -f "$f" ] && { grep -h "DONE\|ERROR\|FAIL\|runtime error" "$f" || true; } | tail -3; done
+found=$(ls crash-* leak-* timeout-* oom-* 2>/dev/null | tr '\n' ' ' || true)
+[ -n "$found" ] && { echo "fuzz.sh: failing inputs: $found"; status=1; }
 echo "fuzz.sh: $(ls corpus | wc -l) inputs in $OUTDIR/corpus; exit $status"
 exit $status

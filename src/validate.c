@@ -66,8 +66,8 @@ static int64_t dtype_bytes(flashc_dtype t)
 
 static int is_8bit(flashc_dtype t) { return t == FLASHC_DTYPE_FP8_E4M3 || t == FLASHC_DTYPE_INT8; }
 
-/* Extents, row counts and sequence lengths are int32 everywhere, with headroom: a length plus a
-   tile (rounding up to whole tiles, tiles of at most 2^16 rows) still fits. */
+/* Extents, row counts and sequence lengths are int32 everywhere, with headroom: a length rounded
+   up to whole tiles (len + tile - 1, tiles of at most 2^16 rows) still fits. */
 #define FLASHC_MAX_EXTENT (INT32_MAX - 65535)
 #define FLASHC_MAX_EXTENT_TEXT "2^31 - 2^16"
 static int fits_extent(int64_t v) { return v >= 0 && v <= FLASHC_MAX_EXTENT; }

@@ -313,8 +313,8 @@ static void test_no_device(void)
 
 /* Threads running forward side by side on their own problems (and releasing the caches between calls)
    get the bytes a lone call gets: no state is shared between calls but the caches, which are
-   thread-safe. Under ThreadSanitizer this also proves the absence of data races in validation,
-   dispatch and the CPU backend. */
+   thread-safe. Built with ThreadSanitizer it watches validation, dispatch and the CPU backend for
+   data races (the GPU paths' device cache is not reached here: CPU calls never query a device). */
 #define API_THREADS 4
 #define API_ROUNDS 3
 
