@@ -99,16 +99,35 @@ int flashc_pointer_is_host(const void *ptr)
     return attr.type != cudaMemoryTypeDevice;
 }
 
-static int pointer_is_device_readable(const void *ptr)
+/* Why kernels on `device` cannot read memory of this kind, or NULL when they can: that device's
+   own memory, managed memory, or pinned host memory mapped at the same address (with unified
+   addressing every device may read it). Another device's memory would fault (a sticky error that
+   ends the context): peer access is not assumed. Pure, for tests: memory_type is a
+   cudaMemoryType, ptr_device the owner's ordinal, mapped 1 if devicePointer == the pointer. */
+const char *flashc_gpu_memory_problem(int memory_type, int ptr_device, int mapped, int device)
+{
+    switch (memory_type) {
+    case cudaMemoryTypeDevice:
+        return ptr_device == device ? NULL : "is memory of another CUDA device than the current one";
+    case cudaMemoryTypeManaged: return NULL;
+    case cudaMemoryTypeHost:
+        return mapped ? NULL : "is pinned host memory not mapped into the device's address space";
+    default: return "is host memory the GPU cannot read (use device, managed or mapped pinned memory)";
+    }
+}
+
+/* NULL when kernels on `device` may read ptr, else why not (flashc_gpu_memory_problem). */
+static const char *gpu_pointer_problem(const void *ptr, int device, int *ptr_device)
 {
     struct cudaPointerAttributes attr;
-    if (!ptr) return 1;
+    *ptr_device = -1;
+    if (!ptr) return NULL;
     if (cudaPointerGetAttributes(&attr, ptr) != cudaSuccess) {
         (void)cudaGetLastError();
-        return 0;
+        return flashc_gpu_memory_problem(cudaMemoryTypeUnregistered, -1, 0, device);
     }
-    return attr.type == cudaMemoryTypeDevice || attr.type == cudaMemoryTypeManaged ||
-           (attr.type == cudaMemoryTypeHost && attr.devicePointer == ptr);
+    *ptr_device = attr.device;
+    return flashc_gpu_memory_problem((int)attr.type, attr.device, attr.devicePointer == ptr, device);
 }
 
 /* Device attributes are cached per ordinal: they never change while the process runs. Calls may
@@ -184,15 +203,23 @@ static flashc_status check_cpu_pointers(const flashc_problem *p)
     return FLASHC_STATUS_SUCCESS;
 }
 
-static flashc_status check_gpu_pointers(const flashc_problem *p)
+static flashc_status gpu_pointer_error(const char *name, const char *why, int ptr_device, int device)
+{
+    if (ptr_device >= 0 && ptr_device != device)
+        return flashc_error(FLASHC_STATUS_INVALID_ARGUMENT, "%s %s: it lives on device %d, the call runs on device %d "
+                            "(make that device current; peer memory is not read)", name, why, ptr_device, device);
+    return flashc_error(FLASHC_STATUS_INVALID_ARGUMENT, "%s %s", name, why);
+}
+
+static flashc_status check_gpu_pointers(const flashc_problem *p, int device)
 {
     named_pointer ptrs[FLASHC_NUM_DATA_POINTERS];
     data_pointers(p, ptrs);
-    for (int i = 0; i < FLASHC_NUM_DATA_POINTERS; ++i)
-        if (ptrs[i].ptr && !pointer_is_device_readable(ptrs[i].ptr))
-            return flashc_error(FLASHC_STATUS_INVALID_ARGUMENT,
-                                "%s is host memory the GPU cannot read (use device, managed or mapped pinned memory)",
-                                ptrs[i].name);
+    for (int i = 0; i < FLASHC_NUM_DATA_POINTERS; ++i) {
+        int owner;
+        const char *why = gpu_pointer_problem(ptrs[i].ptr, device, &owner);
+        if (why) return gpu_pointer_error(ptrs[i].name, why, owner, device);
+    }
     return FLASHC_STATUS_SUCCESS;
 }
 
@@ -230,7 +257,7 @@ static flashc_status select_backend(const flashc_problem *p, flashc_backend *cho
     }
     if ((st = flashc_validate_gpu(p)) != FLASHC_STATUS_SUCCESS) return st;
     if ((st = current_device(dev)) != FLASHC_STATUS_SUCCESS) return st;
-    if ((st = check_gpu_pointers(p)) != FLASHC_STATUS_SUCCESS) return st;
+    if ((st = check_gpu_pointers(p, dev->device)) != FLASHC_STATUS_SUCCESS) return st;
 
     if (p->backend == FLASHC_BACKEND_AUTO) {
         /* Hopper path first where it has a kernel and suits the shape; the portable path covers
@@ -331,8 +358,11 @@ FLASHC_API flashc_status flashc_attention_forward(const flashc_attention_params 
         return flashc_error(FLASHC_STATUS_WORKSPACE_TOO_SMALL,
                             "workspace: this call needs %zu bytes of device memory, got %zu%s", need,
                             workspace ? workspace_bytes : (size_t)0, workspace ? "" : " (NULL)");
-    if (need > 0 && !pointer_is_device_readable(workspace))
-        return flashc_error(FLASHC_STATUS_INVALID_ARGUMENT, "workspace is not device memory");
+    if (need > 0) {
+        int owner;
+        const char *why = gpu_pointer_problem(workspace, dev.device, &owner);
+        if (why) return gpu_pointer_error("workspace", why, owner, dev.device);
+    }
     if (chosen == FLASHC_BACKEND_SM90)
         return flashc_sm90_forward(&prob, &dev, workspace, workspace_bytes, stream);
     return flashc_sm80_forward(&prob, &dev, workspace, workspace_bytes, stream);

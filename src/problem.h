@@ -91,6 +91,10 @@ flashc_status flashc_validate_gpu(const flashc_problem *p);
 
 /* Whether the host may read *ptr (pageable, pinned or managed memory). Defined in src/api.c. */
 int flashc_pointer_is_host(const void *ptr);
+/* Why GPU kernels on `device` cannot read memory of a cudaMemoryType (`memory_type`) owned by
+   `ptr_device` (mapped: pinned host memory whose device address is its host address), or NULL
+   when they can. Pure; defined in src/api.c, tested by test_api. */
+const char *flashc_gpu_memory_problem(int memory_type, int ptr_device, int mapped, int device);
 
 /* CPU reference backend (src/reference.c): fp64 accumulation, every feature. */
 flashc_status flashc_cpu_forward(const flashc_problem *p);

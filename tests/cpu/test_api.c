@@ -1,7 +1,7 @@
 /*
  * The small public API: version, status strings, the thread-local error message, params init,
  * flashc_make_tensor, workspace query and backend selection on host memory, concurrent forward
- * calls from several threads, and NO_DEVICE when a GPU backend is forced on a machine without one
+ * calls from several threads, the rules for which memory a GPU call may read, and NO_DEVICE when a GPU backend is forced on a machine without one
  * (skipped where a device exists).
  */
 #define _POSIX_C_SOURCE 200809L /* pthread barriers under -std=c11 */
@@ -10,7 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <cuda_runtime_api.h> /* cudaMemoryType values for the pointer rules */
+
 #include "flashc.h"
+#include "problem.h"
 #include "test_util.h"
 
 /* Small valid CPU problem: GQA, odd sequence lengths. */
@@ -378,6 +381,131 @@ static void test_concurrent_forward(void)
     }
 }
 
+/* ---- Which memory a GPU call may read ------------------------------------------------------- */
+
+/* The rules behind the GPU paths' pointer check (src/api.c), on synthetic attributes: a single-GPU
+   machine cannot make another device's memory, and the mistake it guards against (a tensor on
+   cuda:1 while cuda:0 is current) would fault the context, not return an error. */
+static void test_gpu_memory_rules(void)
+{
+    const int here = 0, other = 1;
+    TEST_CHECK(flashc_gpu_memory_problem(cudaMemoryTypeDevice, here, 0, here) == NULL,
+               "the current device's memory is readable");
+    const char *why = flashc_gpu_memory_problem(cudaMemoryTypeDevice, other, 0, here);
+    TEST_CHECK(why && strstr(why, "another CUDA device"), "another device's memory: \"%s\"", why ? why : "(null)");
+    TEST_CHECK(flashc_gpu_memory_problem(cudaMemoryTypeManaged, other, 0, here) == NULL,
+               "managed memory is readable from any device");
+    TEST_CHECK(flashc_gpu_memory_problem(cudaMemoryTypeHost, other, 1, here) == NULL,
+               "mapped pinned host memory is readable from any device");
+    why = flashc_gpu_memory_problem(cudaMemoryTypeHost, here, 0, here);
+    TEST_CHECK(why && strstr(why, "not mapped"), "unmapped pinned host memory: \"%s\"", why ? why : "(null)");
+    why = flashc_gpu_memory_problem(cudaMemoryTypeUnregistered, -1, 0, here);
+    TEST_CHECK(why && strstr(why, "host memory"), "pageable host memory: \"%s\"", why ? why : "(null)");
+}
+
+/* ---- Where a GPU call's memory lives (needs a device; skipped without one) -------------------- */
+
+static int cuda_check(cudaError_t e, const char *what)
+{
+    return TEST_CHECK(e == cudaSuccess, "%s: %s", what, cudaGetErrorString(e));
+}
+
+/* out of *p on the device, downloaded into host (out.bytes); 0 on any failure */
+static int gpu_forward(const flashc_attention_params *p, void *dout, void *host, size_t bytes, const char *what)
+{
+    size_t ws = 0;
+    flashc_status st = flashc_attention_workspace_size(p, &ws);
+    void *dws = NULL;
+    if (st == FLASHC_STATUS_SUCCESS && ws > 0 && !cuda_check(cudaMalloc(&dws, ws), "cudaMalloc workspace")) return 0;
+    if (st == FLASHC_STATUS_SUCCESS) st = flashc_attention_forward(p, dws, ws, NULL);
+    int ok = TEST_CHECK(st == FLASHC_STATUS_SUCCESS, "%s: %s (%s)", what, flashc_status_string(st), flashc_last_error());
+    ok = ok && cuda_check(cudaGetLastError(), what) && cuda_check(cudaDeviceSynchronize(), what) &&
+         cuda_check(cudaMemcpy(host, dout, bytes, cudaMemcpyDeviceToHost), "download out");
+    if (dws) cudaFree(dws);
+    return ok;
+}
+
+/* Device, managed and mapped pinned memory are read (bit-identical results); pageable host memory
+   and another device's memory are refused with INVALID_ARGUMENT naming the argument, before any
+   launch (a kernel touching either would fault the context). */
+static void test_gpu_pointer_locations(void)
+{
+    int ndev = 0;
+    if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0) {
+        (void)cudaGetLastError();
+        tu_skip("no CUDA device: GPU pointer locations not checked");
+        return;
+    }
+    api_problem a;
+    api_build(&a, FLASHC_BACKEND_SM80);
+    const size_t qb = a.q.bytes, kb = a.k.bytes, vb = a.v.bytes, ob = a.out.bytes;
+    void *dq = NULL, *dk = NULL, *dv = NULL, *dout = NULL, *mk = NULL, *hv = NULL, *q1 = NULL;
+    uint8_t *want = malloc(ob), *got = malloc(ob);
+    if (!want || !got || !cuda_check(cudaMalloc(&dq, qb), "cudaMalloc q") || !cuda_check(cudaMalloc(&dk, kb), "cudaMalloc k") ||
+        !cuda_check(cudaMalloc(&dv, vb), "cudaMalloc v") || !cuda_check(cudaMalloc(&dout, ob), "cudaMalloc out") ||
+        !cuda_check(cudaMemcpy(dq, a.q.alloc, qb, cudaMemcpyHostToDevice), "upload q") ||
+        !cuda_check(cudaMemcpy(dk, a.k.alloc, kb, cudaMemcpyHostToDevice), "upload k") ||
+        !cuda_check(cudaMemcpy(dv, a.v.alloc, vb, cudaMemcpyHostToDevice), "upload v"))
+        goto done;
+    flashc_attention_params p = a.p;
+    p.q.data = dq;
+    p.k.data = dk;
+    p.v.data = dv;
+    p.out.data = dout;
+    if (flashc_attention_check(&p) == FLASHC_STATUS_NOT_SUPPORTED) { /* e.g. a GPU older than sm_80 */
+        tu_skip("the portable path does not run here (%s): GPU pointer locations not checked", flashc_last_error());
+        goto done;
+    }
+    if (!gpu_forward(&p, dout, want, ob, "device memory")) goto done;
+
+    /* pageable host memory: refused, nothing launched */
+    flashc_attention_params bad = p;
+    bad.q.data = a.q.alloc;
+    flashc_status st = flashc_attention_forward(&bad, NULL, 0, NULL);
+    TEST_CHECK(st == FLASHC_STATUS_INVALID_ARGUMENT && strstr(flashc_last_error(), "q.data") &&
+                   strstr(flashc_last_error(), "host memory"),
+               "pageable q on SM80: %s (%s)", flashc_status_string(st), flashc_last_error());
+
+    /* managed k, mapped pinned v: read, the same bytes out */
+    if (cuda_check(cudaMallocManaged(&mk, kb, cudaMemAttachGlobal), "cudaMallocManaged k") &&
+        cuda_check(cudaHostAlloc(&hv, vb, cudaHostAllocMapped), "cudaHostAlloc v")) {
+        memcpy(mk, a.k.alloc, kb);
+        memcpy(hv, a.v.alloc, vb);
+        flashc_attention_params mixed = p;
+        mixed.k.data = mk;
+        mixed.v.data = hv;
+        if (cuda_check(cudaMemset(dout, 0xff, ob), "poison out") && gpu_forward(&mixed, dout, got, ob, "managed k, mapped v"))
+            TEST_CHECK(memcmp(want, got, ob) == 0, "managed k and mapped pinned v give other bytes than device memory");
+    }
+
+    /* another device's memory: refused, naming both devices */
+    if (ndev < 2) {
+        tu_skip("one CUDA device: another device's memory not checked");
+    } else if (cuda_check(cudaSetDevice(1), "cudaSetDevice 1")) {
+        const int made = cuda_check(cudaMalloc(&q1, qb), "cudaMalloc q on device 1");
+        cuda_check(cudaSetDevice(0), "cudaSetDevice 0");
+        if (made) {
+            bad = p;
+            bad.q.data = q1;
+            st = flashc_attention_forward(&bad, NULL, 0, NULL);
+            TEST_CHECK(st == FLASHC_STATUS_INVALID_ARGUMENT && strstr(flashc_last_error(), "q.data") &&
+                           strstr(flashc_last_error(), "device 1"),
+                       "q on device 1 from device 0: %s (%s)", flashc_status_string(st), flashc_last_error());
+        }
+    }
+done:
+    cudaFree(dq);
+    cudaFree(dk);
+    cudaFree(dv);
+    cudaFree(dout);
+    cudaFree(mk);
+    cudaFreeHost(hv);
+    cudaFree(q1);
+    free(want);
+    free(got);
+    api_free(&a);
+}
+
 int main(void)
 {
     tu_rng_init(&g_rng, tu_seed());
@@ -386,6 +514,8 @@ int main(void)
     test_last_error_cleared();
     test_thread_local();
     test_concurrent_forward();
+    test_gpu_memory_rules();
+    test_gpu_pointer_locations();
     test_params_init();
     test_make_tensor();
     test_cpu_queries();
