@@ -169,10 +169,12 @@ FLASHC_API flashc_status flashc_attention_check(const flashc_attention_params *p
 FLASHC_API flashc_status flashc_attention_workspace_size(const flashc_attention_params *p,
                                                          size_t *bytes);
 
-/* Run the forward pass. GPU backends are asynchronous on `stream` (NULL = legacy default
-   stream), do no host synchronisation and no allocation, so they can be graph-captured;
-   workspace must be device memory of at least the queried size (may be NULL when 0). The CPU
-   backend runs synchronously on the calling thread and ignores workspace and stream. */
+/* Run the forward pass. GPU backends run on the current CUDA device, asynchronously on `stream`
+   (NULL = legacy default stream), do no host synchronisation and no allocation, so they can be
+   graph-captured; every pointer must be that device's memory, managed memory or mapped pinned
+   host memory (another device's memory or pageable host memory: INVALID_ARGUMENT); workspace
+   must be at least the queried size (may be NULL when 0). The CPU backend runs synchronously on
+   the calling thread and ignores workspace and stream. */
 FLASHC_API flashc_status flashc_attention_forward(const flashc_attention_params *p,
                                                   void *workspace, size_t workspace_bytes,
                                                   struct CUstream_st *stream);
