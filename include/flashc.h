@@ -68,7 +68,8 @@ typedef enum flashc_dtype {
 
 /* ---- Backends (values are pinned) -------------------------------------------------------- */
 typedef enum flashc_backend {
-    FLASHC_BACKEND_AUTO = 0, /* host pointers -> CPU; device pointers -> best GPU path for the device */
+    FLASHC_BACKEND_AUTO = 0, /* q in device memory -> best GPU path for the current device; q anywhere
+                                else (host, pinned or managed memory) -> CPU */
     FLASHC_BACKEND_CPU = 1,  /* fp64 reference on the host; every feature and dtype; all pointers host */
     FLASHC_BACKEND_SM80 = 2, /* portable mma.sync path (sm_80+, fp8 needs sm_89+) */
     FLASHC_BACKEND_SM90 = 3  /* Hopper TMA + wgmma path (sm_90a) */

@@ -100,10 +100,13 @@ int flashc_pointer_is_host(const void *ptr)
 }
 
 /* Why kernels on `device` cannot read memory of this kind, or NULL when they can: that device's
-   own memory, managed memory, or pinned host memory mapped at the same address (with unified
-   addressing every device may read it). Another device's memory would fault (a sticky error that
-   ends the context): peer access is not assumed. Pure, for tests: memory_type is a
-   cudaMemoryType, ptr_device the owner's ordinal, mapped 1 if devicePointer == the pointer. */
+   own memory, managed memory, or pinned host memory whose device address is its host address
+   (always so with unified addressing, unless registered on a device that cannot use host
+   pointers). Another device's memory would fault (a sticky error that ends the context): peer
+   access is not assumed. Pageable host memory is refused even where the GPU could read it (HMM,
+   ATS): such reads are far slower and not what a caller of a GPU path means. Pure, for tests:
+   memory_type is a cudaMemoryType, ptr_device the owner's ordinal, mapped 1 if devicePointer is
+   the pointer itself. */
 const char *flashc_gpu_memory_problem(int memory_type, int ptr_device, int mapped, int device)
 {
     switch (memory_type) {
@@ -111,23 +114,36 @@ const char *flashc_gpu_memory_problem(int memory_type, int ptr_device, int mappe
         return ptr_device == device ? NULL : "is memory of another CUDA device than the current one";
     case cudaMemoryTypeManaged: return NULL;
     case cudaMemoryTypeHost:
-        return mapped ? NULL : "is pinned host memory not mapped into the device's address space";
-    default: return "is host memory the GPU cannot read (use device, managed or mapped pinned memory)";
+        return mapped ? NULL
+                      : "is pinned host memory whose device address differs from its host address (pass the address "
+                        "cudaHostGetDevicePointer gives)";
+    default: return "is pageable host memory, which GPU calls do not take (use device, managed or pinned host memory)";
     }
 }
 
-/* NULL when kernels on `device` may read ptr, else why not (flashc_gpu_memory_problem). */
-static const char *gpu_pointer_problem(const void *ptr, int device, int *ptr_device)
+/* SUCCESS where kernels on `device` may read ptr (NULL included); INVALID_ARGUMENT naming `name`
+   and why not; CUDA_ERROR where CUDA cannot tell (a sticky error from an earlier fault, no
+   context). */
+static flashc_status check_gpu_pointer(const char *name, const void *ptr, int device)
 {
     struct cudaPointerAttributes attr;
-    *ptr_device = -1;
-    if (!ptr) return NULL;
-    if (cudaPointerGetAttributes(&attr, ptr) != cudaSuccess) {
+    if (!ptr) return FLASHC_STATUS_SUCCESS;
+    memset(&attr, 0, sizeof attr);
+    const cudaError_t err = cudaPointerGetAttributes(&attr, ptr);
+    if (err == cudaErrorInvalidValue) { /* a pointer CUDA has never seen: pageable host memory */
         (void)cudaGetLastError();
-        return flashc_gpu_memory_problem(cudaMemoryTypeUnregistered, -1, 0, device);
+        attr.type = cudaMemoryTypeUnregistered;
+    } else if (err != cudaSuccess) {
+        (void)cudaGetLastError();
+        return flashc_error(FLASHC_STATUS_CUDA_ERROR, "%s: cudaPointerGetAttributes failed: %s", name,
+                            cudaGetErrorString(err));
     }
-    *ptr_device = attr.device;
-    return flashc_gpu_memory_problem((int)attr.type, attr.device, attr.devicePointer == ptr, device);
+    const char *why = flashc_gpu_memory_problem((int)attr.type, attr.device, attr.devicePointer == ptr, device);
+    if (!why) return FLASHC_STATUS_SUCCESS;
+    if (attr.type == cudaMemoryTypeDevice)
+        return flashc_error(FLASHC_STATUS_INVALID_ARGUMENT, "%s %s: it lives on device %d, the call runs on device "
+                            "%d (make that device current; peer memory is not read)", name, why, attr.device, device);
+    return flashc_error(FLASHC_STATUS_INVALID_ARGUMENT, "%s %s", name, why);
 }
 
 /* Device attributes are cached per ordinal: they never change while the process runs. Calls may
@@ -203,22 +219,13 @@ static flashc_status check_cpu_pointers(const flashc_problem *p)
     return FLASHC_STATUS_SUCCESS;
 }
 
-static flashc_status gpu_pointer_error(const char *name, const char *why, int ptr_device, int device)
-{
-    if (ptr_device >= 0 && ptr_device != device)
-        return flashc_error(FLASHC_STATUS_INVALID_ARGUMENT, "%s %s: it lives on device %d, the call runs on device %d "
-                            "(make that device current; peer memory is not read)", name, why, ptr_device, device);
-    return flashc_error(FLASHC_STATUS_INVALID_ARGUMENT, "%s %s", name, why);
-}
-
 static flashc_status check_gpu_pointers(const flashc_problem *p, int device)
 {
     named_pointer ptrs[FLASHC_NUM_DATA_POINTERS];
     data_pointers(p, ptrs);
     for (int i = 0; i < FLASHC_NUM_DATA_POINTERS; ++i) {
-        int owner;
-        const char *why = gpu_pointer_problem(ptrs[i].ptr, device, &owner);
-        if (why) return gpu_pointer_error(ptrs[i].name, why, owner, device);
+        const flashc_status st = check_gpu_pointer(ptrs[i].name, ptrs[i].ptr, device);
+        if (st != FLASHC_STATUS_SUCCESS) return st;
     }
     return FLASHC_STATUS_SUCCESS;
 }
@@ -358,11 +365,7 @@ FLASHC_API flashc_status flashc_attention_forward(const flashc_attention_params 
         return flashc_error(FLASHC_STATUS_WORKSPACE_TOO_SMALL,
                             "workspace: this call needs %zu bytes of device memory, got %zu%s", need,
                             workspace ? workspace_bytes : (size_t)0, workspace ? "" : " (NULL)");
-    if (need > 0) {
-        int owner;
-        const char *why = gpu_pointer_problem(workspace, dev.device, &owner);
-        if (why) return gpu_pointer_error("workspace", why, owner, dev.device);
-    }
+    if (need > 0 && (st = check_gpu_pointer("workspace", workspace, dev.device)) != FLASHC_STATUS_SUCCESS) return st;
     if (chosen == FLASHC_BACKEND_SM90)
         return flashc_sm90_forward(&prob, &dev, workspace, workspace_bytes, stream);
     return flashc_sm80_forward(&prob, &dev, workspace, workspace_bytes, stream);

@@ -557,7 +557,7 @@ def test_error_bad_backend(rng):
 
 def test_error_gpu_backend_on_host_memory(rng):
     """Host numpy arrays with a GPU backend forced: a clear FlashcError (no device here, or
-    host memory the GPU cannot read), never a crash."""
+    pageable host memory refused), never a crash."""
     q, k, v = _qkv(rng)
     with pytest.raises(FlashcError):
         flashc.flash_attn_func(q, k, v, backend="sm80")
