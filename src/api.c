@@ -88,15 +88,47 @@ FLASHC_API flashc_tensor flashc_make_tensor(void *data, flashc_dtype dtype, int3
 
 /* ---- CUDA queries ------------------------------------------------------------------------ */
 
-int flashc_pointer_is_host(const void *ptr)
+flashc_memory_kind flashc_memory_kind_of(int query_error, int memory_type)
+{
+    switch (query_error) {
+    case cudaSuccess: return memory_type == cudaMemoryTypeDevice ? FLASHC_MEMORY_DEVICE : FLASHC_MEMORY_HOST;
+    /* a pointer CUDA never saw (older runtimes' answer for pageable memory) */
+    case cudaErrorInvalidValue:
+    /* no usable CUDA in this process: nothing can be device memory */
+    case cudaErrorNoDevice:
+    case cudaErrorInsufficientDriver:
+    case cudaErrorStubLibrary:
+    case cudaErrorCallRequiresNewerDriver:
+    case cudaErrorDevicesUnavailable:
+    case cudaErrorInitializationError:
+    case cudaErrorSystemNotReady:
+    case cudaErrorSystemDriverMismatch:
+    case cudaErrorCompatNotSupportedOnDevice: return FLASHC_MEMORY_HOST;
+    /* CUDA works but cannot answer (a sticky error after a kernel fault, ...): reading the
+       pointer on the host could fault if it is device memory, so it counts as neither */
+    default: return FLASHC_MEMORY_UNKNOWN;
+    }
+}
+
+flashc_memory_kind flashc_pointer_kind(const void *ptr, int *query_error)
 {
     struct cudaPointerAttributes attr;
-    if (!ptr) return 1;
-    if (cudaPointerGetAttributes(&attr, ptr) != cudaSuccess) {
-        (void)cudaGetLastError(); /* no device or unknown pointer: plain host memory */
-        return 1;
-    }
-    return attr.type != cudaMemoryTypeDevice;
+    if (query_error) *query_error = 0;
+    if (!ptr) return FLASHC_MEMORY_HOST;
+    memset(&attr, 0, sizeof attr);
+    const cudaError_t err = cudaPointerGetAttributes(&attr, ptr);
+    if (err != cudaSuccess) (void)cudaGetLastError();
+    if (query_error) *query_error = (int)err;
+    return flashc_memory_kind_of((int)err, (int)attr.type);
+}
+
+int flashc_pointer_is_host(const void *ptr) { return flashc_pointer_kind(ptr, NULL) == FLASHC_MEMORY_HOST; }
+
+/* A pointer whose place CUDA cannot tell: CUDA_ERROR, naming it and CUDA's answer. */
+static flashc_status unknown_memory_error(const char *name, int query_error)
+{
+    return flashc_error(FLASHC_STATUS_CUDA_ERROR, "%s: CUDA cannot tell whether it is host or device memory (%s)",
+                        name, cudaGetErrorString((cudaError_t)query_error));
 }
 
 /* Why kernels on `device` cannot read memory of this kind, or NULL when they can: that device's
@@ -212,10 +244,14 @@ static flashc_status check_cpu_pointers(const flashc_problem *p)
 {
     named_pointer ptrs[FLASHC_NUM_DATA_POINTERS];
     data_pointers(p, ptrs);
-    for (int i = 0; i < FLASHC_NUM_DATA_POINTERS; ++i)
-        if (ptrs[i].ptr && !flashc_pointer_is_host(ptrs[i].ptr))
+    for (int i = 0; i < FLASHC_NUM_DATA_POINTERS; ++i) {
+        int err;
+        const flashc_memory_kind kind = flashc_pointer_kind(ptrs[i].ptr, &err);
+        if (kind == FLASHC_MEMORY_UNKNOWN) return unknown_memory_error(ptrs[i].name, err);
+        if (kind == FLASHC_MEMORY_DEVICE)
             return flashc_error(FLASHC_STATUS_INVALID_ARGUMENT,
                                 "%s is device memory, but the CPU backend reads host memory", ptrs[i].name);
+    }
     return FLASHC_STATUS_SUCCESS;
 }
 
@@ -256,8 +292,12 @@ static flashc_status select_backend(const flashc_problem *p, flashc_backend *cho
 {
     flashc_backend want = p->backend;
     flashc_status st;
-    if (want == FLASHC_BACKEND_AUTO)
-        want = flashc_pointer_is_host(p->q) ? FLASHC_BACKEND_CPU : FLASHC_BACKEND_SM90;
+    if (want == FLASHC_BACKEND_AUTO) {
+        int err;
+        const flashc_memory_kind kind = flashc_pointer_kind(p->q, &err);
+        if (kind == FLASHC_MEMORY_UNKNOWN) return unknown_memory_error("q.data", err);
+        want = kind == FLASHC_MEMORY_HOST ? FLASHC_BACKEND_CPU : FLASHC_BACKEND_SM90;
+    }
     if (want == FLASHC_BACKEND_CPU) {
         *chosen = FLASHC_BACKEND_CPU;
         return check_cpu_pointers(p);

@@ -89,7 +89,19 @@ flashc_status flashc_validate(const flashc_attention_params *in, flashc_problem 
 /* Alignment the GPU paths need (16-byte base pointers and row/head/batch strides). */
 flashc_status flashc_validate_gpu(const flashc_problem *p);
 
-/* Whether the host may read *ptr (pageable, pinned or managed memory). Defined in src/api.c. */
+/* Where *ptr lives as far as the host is concerned (src/api.c): host-readable (pageable, pinned or
+   managed memory; everything when this process has no usable CUDA), device memory, or unknown
+   (CUDA failed to answer, e.g. after a sticky error: neither host reads nor launches are safe).
+   flashc_memory_kind_of is the rule alone (query_error a cudaError_t, memory_type a
+   cudaMemoryType), for tests; flashc_pointer_kind asks CUDA and returns its error code too. */
+typedef enum flashc_memory_kind {
+    FLASHC_MEMORY_HOST = 0,
+    FLASHC_MEMORY_DEVICE = 1,
+    FLASHC_MEMORY_UNKNOWN = 2
+} flashc_memory_kind;
+flashc_memory_kind flashc_memory_kind_of(int query_error, int memory_type);
+flashc_memory_kind flashc_pointer_kind(const void *ptr, int *query_error);
+/* flashc_pointer_kind(ptr) == FLASHC_MEMORY_HOST: validation reads host index arrays only. */
 int flashc_pointer_is_host(const void *ptr);
 /* Why GPU kernels on `device` cannot read memory of a cudaMemoryType (`memory_type`) owned by
    `ptr_device` (mapped: pinned host memory whose device address is its host address), or NULL

@@ -3,8 +3,9 @@
  *
  * flashc_validate() checks every rule of include/flashc.h and builds the normalised problem of
  * src/problem.h. It reads no tensor; it reads the small int32 index arrays (cu_seqlens, seqused,
- * page_table) only where the host may read them (flashc_pointer_is_host): device-resident index
- * arrays cannot be checked without a synchronisation, so their contents are trusted.
+ * page_table) only where the host may read them (flashc_pointer_is_host: neither device memory nor
+ * memory CUDA cannot place): device-resident index arrays cannot be checked without a
+ * synchronisation, so their contents are trusted.
  * flashc_validate_gpu() adds the alignment the GPU paths need.
  *
  * Every failure records a message naming the argument (flashc_error) and leaves *out untouched.

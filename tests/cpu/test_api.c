@@ -402,6 +402,18 @@ static void test_gpu_memory_rules(void)
                why ? why : "(null)");
     why = flashc_gpu_memory_problem(cudaMemoryTypeUnregistered, -1, 0, here);
     TEST_CHECK(why && strstr(why, "host memory"), "pageable host memory: \"%s\"", why ? why : "(null)");
+
+    /* where the host stands: only device memory and unanswered queries are off limits to it */
+    TEST_CHECK(flashc_memory_kind_of(cudaSuccess, cudaMemoryTypeDevice) == FLASHC_MEMORY_DEVICE, "device memory");
+    TEST_CHECK(flashc_memory_kind_of(cudaSuccess, cudaMemoryTypeManaged) == FLASHC_MEMORY_HOST, "managed memory");
+    TEST_CHECK(flashc_memory_kind_of(cudaSuccess, cudaMemoryTypeUnregistered) == FLASHC_MEMORY_HOST, "pageable");
+    TEST_CHECK(flashc_memory_kind_of(cudaErrorNoDevice, 0) == FLASHC_MEMORY_HOST &&
+                   flashc_memory_kind_of(cudaErrorInsufficientDriver, 0) == FLASHC_MEMORY_HOST,
+               "no usable CUDA: every pointer is host memory");
+    TEST_CHECK(flashc_memory_kind_of(cudaErrorInvalidValue, 0) == FLASHC_MEMORY_HOST, "a pointer CUDA never saw");
+    TEST_CHECK(flashc_memory_kind_of(cudaErrorIllegalAddress, 0) == FLASHC_MEMORY_UNKNOWN &&
+                   flashc_memory_kind_of(cudaErrorLaunchFailure, 0) == FLASHC_MEMORY_UNKNOWN,
+               "a sticky error: the pointer's place is unknown (neither read on the host nor launched on)");
 }
 
 /* ---- Where a GPU call's memory lives (needs a device; skipped without one) -------------------- */
