@@ -217,11 +217,11 @@ static void build_case(fz_reader *r, fz_case *c)
     p->backend = take(r, 8) == 0 ? (flashc_backend)take(r, 4) : (take(r, 2) ? FLASHC_BACKEND_CPU : FLASHC_BACKEND_AUTO);
 
     /* q, out, lse */
-    int32_t s_q, total_q;
+    int32_t s_q;
     if (q_varlen) {
         c->index_present[FZ_CU_Q] = 1;
         s_q = set_cu(r, c->index[FZ_CU_Q], b, 5) + (int32_t)take(r, 2);
-        total_q = c->index[FZ_CU_Q][b] + (int32_t)take(r, 3);
+        const int32_t total_q = c->index[FZ_CU_Q][b] + (int32_t)take(r, 3);
         p->batch = b;
         p->max_seqlen_q = s_q;
         const int64_t qs[3] = {total_q, h_q, d}, ls[2] = {h_q, total_q};
@@ -230,14 +230,12 @@ static void build_case(fz_reader *r, fz_case *c)
         if (take(r, 2)) set_dense(r, &p->lse, FLASHC_DTYPE_F32, 2, ls);
     } else {
         s_q = (int32_t)take(r, 6);
-        total_q = b * s_q;
         if (take(r, 4) == 0) p->batch = b;
         const int64_t qs[4] = {b, s_q, h_q, d}, ls[3] = {b, h_q, s_q};
         set_dense(r, &p->q, in, 4, qs);
         set_dense(r, &p->out, out, 4, qs);
         if (take(r, 2)) set_dense(r, &p->lse, FLASHC_DTYPE_F32, 3, ls);
     }
-    (void)total_q;
 
     /* k, v and their index arrays */
     int32_t s_k;
