@@ -12,6 +12,7 @@
  * register placeholders and operands. Only the shapes the kernels use are provided:
  *   SS (A and B from shared memory, both K-major):     m64nNk16, N in {64..192 step 16}
  *   RS (A from registers, B from shared memory MN-major): m64nNk16, N in {64, 128, 256}
+ *   8-bit e4m3 (both operands K-major): SS m64n128k32; RS m64nNk32, N in {128, 256}
  * `scale_d` = 0 overwrites D (D = A*B), 1 accumulates.
  */
 #ifndef FLASHC_PTX_WGMMA_H
@@ -156,5 +157,41 @@ WGMMA_DEFINE_SS(192, f16, 96, 97, 98)
 WGMMA_DEFINE_RS(64, f16, 32, 33, 34, 35, 36, 37)
 WGMMA_DEFINE_RS(128, f16, 64, 65, 66, 67, 68, 69)
 WGMMA_DEFINE_RS(256, f16, 128, 129, 130, 131, 132, 133)
+
+/* 8-bit forms (§9.7.15.5.1: k = 32 bytes per instruction; no transpose immediates, so both
+   operands are K-major). D[64xN] (+)= A[64x32] * B[32xN], f32 accumulators, T = e4m3.
+   A fragment in registers (RS): 4 x b32, byte e of register q is row 16*warp + lane/4 + 8(q&1),
+   k = 16(q>>1) + 4*(lane%4) + e (not the accumulator layout: see the Hopper kernel's P packing). */
+#define WGMMA_DEFINE_SS8(N, T, DA, DB, P)                                                             \
+    static __device__ __forceinline__ void wgmma_m64n##N##k32_f32_##T##_##T##_ss(                    \
+        float *d, uint64_t desc_a, uint64_t desc_b, int scale_d)                                       \
+    {                                                                                                  \
+        asm volatile("{\n"                                                                             \
+                     ".reg .pred p;\n"                                                                 \
+                     "setp.ne.b32 p, %" #P ", 0;\n"                                                    \
+                     "wgmma.mma_async.sync.aligned.m64n" #N "k32.f32." #T "." #T " "                   \
+                     "{" WGMMA_DREGS_##N "}, %" #DA ", %" #DB ", p, 1, 1;\n"                           \
+                     "}\n"                                                                             \
+                     : WGMMA_DOPS_##N                                                                  \
+                     : "l"(desc_a), "l"(desc_b), "r"(scale_d));                                        \
+    }
+#define WGMMA_DEFINE_RS8(N, T, A0, A1, A2, A3, DB, P)                                                 \
+    static __device__ __forceinline__ void wgmma_m64n##N##k32_f32_##T##_##T##_rs(                    \
+        float *d, const uint32_t *a, uint64_t desc_b, int scale_d)                                     \
+    {                                                                                                  \
+        asm volatile("{\n"                                                                             \
+                     ".reg .pred p;\n"                                                                 \
+                     "setp.ne.b32 p, %" #P ", 0;\n"                                                    \
+                     "wgmma.mma_async.sync.aligned.m64n" #N "k32.f32." #T "." #T " "                   \
+                     "{" WGMMA_DREGS_##N "}, {%" #A0 ", %" #A1 ", %" #A2 ", %" #A3 "}, %" #DB          \
+                     ", p, 1, 1;\n"                                                                    \
+                     "}\n"                                                                             \
+                     : WGMMA_DOPS_##N                                                                  \
+                     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc_b), "r"(scale_d));         \
+    }
+
+WGMMA_DEFINE_SS8(128, e4m3, 64, 65, 66)
+WGMMA_DEFINE_RS8(128, e4m3, 64, 65, 66, 67, 68, 69)
+WGMMA_DEFINE_RS8(256, e4m3, 128, 129, 130, 131, 132, 133)
 
 #endif /* FLASHC_PTX_WGMMA_H */

@@ -3,8 +3,9 @@
  * Body of one variant; a tiny .cu defines the constants below and includes this file.
  *
  *   FWD_NAME         extern "C" launcher symbol (declared in sm90_fwd.cuh)
- *   FWD_ELEM         bf16 | f16   (Q, K, V element type; token used in wgmma wrapper names)
+ *   FWD_ELEM         bf16 | f16 | e4m3   (Q, K, V element type; token used in wgmma wrapper names)
  *   FWD_ELEM_IS_BF16 1 | 0
+ *   FWD_ELEM_IS_E4M3 0 | 1      (1: 8-bit inputs with V pre-transposed, [b, h_kv, d, s_k]; see below)
  *   FWD_HEAD_DIM     64 | 128 | 256
  *   FWD_BLOCK_N      keys per K/V tile (multiple of 16, one of the SS shapes in ptx/wgmma.h)
  *
@@ -20,23 +21,33 @@
  * Budget (per block; one block per SM, 128 x (1 + WGS) threads):
  *   warpgroup 0   producer: one thread issues every TMA load; 24 registers (setmaxnreg.dec)
  *   warpgroups 1.. consumers: 64 query rows each; 240 registers (2 WGs) or 160 (3 WGs)
- *                  registers/thread: S = BLOCK_N/2 f32, P = BLOCK_N/4 b32, O = D/2 f32
- *   shared memory: Q_SLOTS x Q [BLOCK_M x D] + STAGES x (K + V) [BLOCK_N x D] (+ O [BLOCK_M x D]
- *                  with FWD_O_STAGE), as 64-column panels of 128-byte rows, 128B-swizzled as TMA
- *                  and wgmma descriptors expect; + 1 KB alignment slack + mbarriers
- *                  (the tile table in sm90_fwd.cuh lists each variant's total)
+ *                  registers/thread: S = BLOCK_N/2 f32, P = BLOCK_N/4 b32 (BLOCK_N/8 for 8-bit),
+ *                  O = D/2 f32
+ *   shared memory: Q_SLOTS x Q [BLOCK_M x D] + STAGES x (K + V) [BLOCK_N x D] (+ O [BLOCK_M x D],
+ *                  16-bit, with FWD_O_STAGE), as panels of 128-byte rows (64 16-bit or 128 8-bit
+ *                  columns), 128B-swizzled as TMA and wgmma descriptors expect; + 1 KB alignment
+ *                  slack + mbarriers (the tile table in sm90_fwd.cuh lists each variant's total)
  *
  * Grid: one block per SM, static round-robin over tiles (BLOCK_M query rows of one (batch,
  * head)); causal tiles go longest first with the block order reversed on odd rounds (snake).
  * FWD_TAIL_SPLIT: the last round's tiles are cut into pieces of consecutive key blocks spread
  * over all blocks (sm90_fwd_params.tail_*); pieces go through the workspace to sm90_combine.cu.
  *
+ * 8-bit (FWD_ELEM_IS_E4M3): wgmma has no transpose for 8-bit types, so both operands of P V must
+ * be K-major, i.e. V with keys innermost: the variant reads V pre-transposed ([b, h_kv, d, s_k],
+ * the API's v_transposed), one TMA box of [D rows x 128 keys] per 128 keys. Q K^T is the 16-bit
+ * GEMM with k = 32 bytes per instruction. P is rounded to e4m3 with an offset of 2^FWD_P_OFFSET_LOG2
+ * (small probabilities keep their bits; 1/rowsum cancels it); its accumulator layout is not the
+ * 8-bit A-fragment layout, so fwd_convert_p exchanges halves inside each lane quad (two shuffles
+ * per 8 bytes). q_descale * k_descale scales the scores, v_descale the output (per batch, KV head).
+ *
  * Schedule per tile; key blocks run high -> low so the masked ones (causal diagonal, s_k tail)
  * come first:
  *   producer:  Q once (into the tile's Q slot), then K_n, V_n for n = last .. 0 through a ring of
  *              mbarrier-guarded stages
  *   consumer:  S = Q K_n^T (SS wgmma) is issued together with O += P_{n+1} V_{n+1} (RS wgmma, P
- *              from registers, V row-major = MN-major B); the softmax of S_n overlaps that PV.
+ *              from registers, V row-major = MN-major B; 8-bit: V^T, K-major B); the softmax of
+ *              S_n overlaps that PV.
  *              The consumer warpgroups take turns issuing (named-barrier ping-pong) so one's
  *              softmax overlaps the others' GEMMs.
  *   epilogue:  O / rowsum to global, LSE in f32; the next tile's first QK^T is issued before it,
@@ -58,6 +69,7 @@
 #include "ptx/stmatrix.h"
 #include "ptx/wgmma.h"
 #include "sm90/sm90_fwd.cuh"
+#include "sm90/sm90_p8.h"
 
 /* ---- Budget ------------------------------------------------------------------------------ */
 #define FWD_D FWD_HEAD_DIM
@@ -79,8 +91,21 @@
 #else
 #error "fwd_kernel.cuh: FWD_CONSUMER_WGS must be 2 or 3"
 #endif
+#ifndef FWD_ELEM_IS_E4M3
+#define FWD_ELEM_IS_E4M3 0
+#endif
+#if FWD_ELEM_IS_E4M3
+#define FWD_ELEM_BYTES 1
+#define FWD_P_OFFSET_LOG2 6.0f              /* P = 2^6 exp2(s - max): e4m3 keeps 2^-15 of the max */
+#define FWD_RESCALE_SLACK_LOG2 2.0f         /* lazy max: P <= 2^(6 + 2) = 256 < 448, e4m3's largest */
+#else
 #define FWD_ELEM_BYTES 2
-#define FWD_PANELS (FWD_D / SM90_PANEL_COLS)
+#define FWD_P_OFFSET_LOG2 0.0f
+#define FWD_RESCALE_SLACK_LOG2 8.0f         /* stale-max slack (log2 units) of the lazy rescale */
+#endif
+#define FWD_PANEL_COLS (SM90_PANEL_ROW_BYTES / FWD_ELEM_BYTES) /* input columns per 128-byte panel row */
+#define FWD_PANELS (FWD_D / FWD_PANEL_COLS)
+#define FWD_O_PANELS (FWD_D / SM90_PANEL_COLS) /* O is 16-bit: 64 columns per panel */
 #define FWD_Q_PANEL_BYTES (FWD_M * SM90_PANEL_ROW_BYTES)
 #define FWD_KV_PANEL_BYTES (FWD_N * SM90_PANEL_ROW_BYTES)
 #define FWD_Q_BYTES (FWD_Q_PANEL_BYTES * FWD_PANELS)
@@ -90,15 +115,15 @@
 #endif
 #define FWD_SMEM_BYTES SM90_SMEM_BYTES(FWD_D, FWD_M, FWD_N, FWD_STAGES, FWD_Q_SLOTS, FWD_O_STAGE, FWD_ELEM_BYTES)
 #define FWD_O_PANEL_BYTES (FWD_WG_ROWS * SM90_PANEL_ROW_BYTES) /* O stage: one 64-row panel per WG */
-#define FWD_O_STAGE_WG_BYTES (FWD_O_PANEL_BYTES * FWD_PANELS)
+#define FWD_O_STAGE_WG_BYTES (FWD_O_PANEL_BYTES * FWD_O_PANELS)
 #define FWD_CHUNK_BYTES 16                  /* 128B swizzle permutes 16-byte chunks within a row: */
 #define FWD_CHUNKS_PER_ROW (SM90_PANEL_ROW_BYTES / FWD_CHUNK_BYTES) /* chunk c of row r at c ^ (r % 8) */
-#define FWD_MMA_K 16                        /* k of one 16-bit wgmma */
-#define FWD_MMA_K_BYTES (FWD_MMA_K * FWD_ELEM_BYTES)
-#define FWD_K_STEPS_PER_PANEL (SM90_PANEL_COLS / FWD_MMA_K)
+#define FWD_MMA_K_BYTES 32                  /* k of one wgmma: 16 16-bit or 32 8-bit elements */
+#define FWD_MMA_K (FWD_MMA_K_BYTES / FWD_ELEM_BYTES)
+#define FWD_K_STEPS_PER_PANEL (SM90_PANEL_ROW_BYTES / FWD_MMA_K_BYTES)
 #define FWD_SWIZZLE_GROUP_BYTES (8 * SM90_PANEL_ROW_BYTES) /* 8 rows x 128 B: one swizzle atom */
 #define FWD_S_REGS (FWD_N / 2)
-#define FWD_P_REGS (FWD_N / 4)
+#define FWD_P_REGS (FWD_N * FWD_ELEM_BYTES / 8) /* two rows x N/4 keys per thread, 4 bytes a register */
 #define FWD_O_REGS (FWD_D / 2)
 #define FWD_BAR_TURN_BASE 1                 /* named barriers 1..WGS: issue turn of each consumer WG */
 #define FWD_BAR_EPI_BASE (FWD_BAR_TURN_BASE + FWD_WGS) /* next WGS: a WG's O stage is written / free */
@@ -109,22 +134,30 @@
 #ifndef FWD_TAIL_SPLIT
 #define FWD_TAIL_SPLIT 0
 #endif
-#define FWD_RESCALE_SLACK_LOG2 8.0f         /* stale-max slack (log2 units) of the lazy rescale */
 
-#if FWD_N % 16 != 0 || FWD_N > 256 || FWD_D % SM90_PANEL_COLS != 0
+#if FWD_N % 16 != 0 || FWD_N > 256 || FWD_D % FWD_PANEL_COLS != 0
 #error "fwd_kernel.cuh: unsupported tile shape"
 #endif
+#if FWD_ELEM_IS_E4M3 && FWD_N % FWD_PANEL_COLS != 0
+#error "fwd_kernel.cuh: 8-bit V^T boxes are 128 keys wide: BLOCK_N must be a multiple of 128"
+#endif
+#define FWD_VT_PANEL_BYTES (FWD_D * SM90_PANEL_ROW_BYTES) /* 8-bit V^T: [D rows x 128 keys] per panel */
 
 /* wgmma wrapper for this variant's element type and shapes (two-step paste expands the macros). */
+#if FWD_ELEM_IS_E4M3
+#define FWD_PASTE_SS(N, T) wgmma_m64n##N##k32_f32_##T##_##T##_ss
+#define FWD_PASTE_RS(N, T) wgmma_m64n##N##k32_f32_##T##_##T##_rs
+#else
 #define FWD_PASTE_SS(N, T) wgmma_m64n##N##k16_f32_##T##_##T##_ss
 #define FWD_PASTE_RS(N, T) wgmma_m64n##N##k16_f32_##T##_##T##_rs_bmn
+#endif
 #define FWD_WGMMA_SS(N, T) FWD_PASTE_SS(N, T)
 #define FWD_WGMMA_RS(N, T) FWD_PASTE_RS(N, T)
 #define FWD_WGMMA_QK FWD_WGMMA_SS(FWD_BLOCK_N, FWD_ELEM)
 #define FWD_WGMMA_PV FWD_WGMMA_RS(FWD_HEAD_DIM, FWD_ELEM)
 #if FWD_ELEM_IS_BF16
 #define FWD_PACK cvt_rn_bf16x2_f32
-#else
+#elif !FWD_ELEM_IS_E4M3
 #define FWD_PACK cvt_rn_f16x2_f32
 #endif
 
@@ -332,8 +365,21 @@ static __device__ __forceinline__ void fwd_load_tile(uint32_t dst, uint32_t pane
                                                      uint64_t policy)
 {
     for (int c = 0; c < FWD_PANELS; ++c)
-        cp_async_bulk_tensor_4d_shared_global(dst + c * panel_bytes, map, c * SM90_PANEL_COLS, row, head, batch,
+        cp_async_bulk_tensor_4d_shared_global(dst + c * panel_bytes, map, c * FWD_PANEL_COLS, row, head, batch,
                                               bar, policy);
+}
+
+/* V of key block `key0 ..`: row-major like K, or (8-bit) V^T as panels of [D rows x 128 keys]. */
+static __device__ __forceinline__ void fwd_load_v(uint32_t dst, const CUtensorMap *map, int32_t key0, int32_t head,
+                                                  int32_t batch, uint32_t bar, uint64_t policy)
+{
+#if FWD_ELEM_IS_E4M3
+    for (int c = 0; c < FWD_N / FWD_PANEL_COLS; ++c)
+        cp_async_bulk_tensor_4d_shared_global(dst + c * FWD_VT_PANEL_BYTES, map, key0 + c * FWD_PANEL_COLS, 0, head,
+                                              batch, bar, policy);
+#else
+    fwd_load_tile(dst, FWD_KV_PANEL_BYTES, map, key0, head, batch, bar, policy);
+#endif
 }
 
 /* Run by one thread. Stage counter `kv` runs across tiles exactly as the consumers' does. */
@@ -366,8 +412,8 @@ static __device__ void fwd_producer(const sm90_fwd_params *p, const fwd_smem *s)
                           fwd_bar(s, FWD_K_FULL, stage), CP_ASYNC_BULK_EVICT_LAST);
             mbarrier_wait_parity(fwd_bar(s, FWD_V_EMPTY, stage), parity ^ 1);
             mbarrier_arrive_expect_tx(fwd_bar(s, FWD_V_FULL, stage), FWD_KV_BYTES);
-            fwd_load_tile(fwd_v(s, stage), FWD_KV_PANEL_BYTES, &p->tmap_v, (n + n_lo) * FWD_N, kv_head, c.batch,
-                          fwd_bar(s, FWD_V_FULL, stage), CP_ASYNC_BULK_EVICT_LAST);
+            fwd_load_v(fwd_v(s, stage), &p->tmap_v, (n + n_lo) * FWD_N, kv_head, c.batch, fwd_bar(s, FWD_V_FULL, stage),
+                       CP_ASYNC_BULK_EVICT_LAST);
         }
         ++tile_iter;
     }
@@ -391,16 +437,28 @@ static __device__ __forceinline__ void fwd_issue_qk(float *s, uint32_t q, uint32
 
 /* O[64 x D] += P[64 x N] V[N x D]: P from registers (4 b32 per k-step), V row-major in smem is
    MN-major B: 64-column panels FWD_KV_PANEL_BYTES apart, 8-key groups 1 KB apart, 16 keys = 2 KB.
+   8-bit: V^T [D x N] is K-major B like K in fwd_issue_qk: k-step kk is 128-key panel kk/4, + 32 B.
    accumulate = 0 on a tile's first PV overwrites O, so O is never zeroed by ordinary instructions
    (which would serialise the next tile's QK^T that is in flight during the epilogue). */
 static __device__ __forceinline__ void fwd_issue_pv(float *o, const uint32_t *pf, uint32_t v, int accumulate)
 {
+#if FWD_ELEM_IS_E4M3
+    const uint64_t db0 = wgmma_desc_sw128(v, 16, FWD_SWIZZLE_GROUP_BYTES);
+#pragma unroll
+    for (int kk = 0; kk < FWD_N / FWD_MMA_K; ++kk) {
+        const uint32_t off = (kk % FWD_K_STEPS_PER_PANEL) * FWD_MMA_K_BYTES;
+        const uint32_t panel = kk / FWD_K_STEPS_PER_PANEL;
+        const uint64_t db = wgmma_desc_advance(db0, panel * FWD_VT_PANEL_BYTES + off);
+        FWD_WGMMA_PV(o, pf + 4 * kk, db, kk > 0 || accumulate);
+    }
+#else
     const uint64_t db0 = wgmma_desc_sw128(v, FWD_KV_PANEL_BYTES, FWD_SWIZZLE_GROUP_BYTES);
 #pragma unroll
     for (int kk = 0; kk < FWD_N / FWD_MMA_K; ++kk) {
         const uint64_t db = wgmma_desc_advance(db0, kk * 2 * FWD_SWIZZLE_GROUP_BYTES);
         FWD_WGMMA_PV(o, pf + 4 * kk, db, kk > 0 || accumulate);
     }
+#endif
 }
 
 static __device__ __forceinline__ void fwd_fence_s(float *s)
@@ -468,7 +526,8 @@ static __device__ __forceinline__ float fwd_quad_sum(float x)
    factor the previous O and row sum must be multiplied by. Row sums stay per-thread partials.
    Returns whether O must be rescaled (warp-uniform). With FWD_LAZY_RESCALE the running max stays
    stale until some row of the warp grows by more than FWD_RESCALE_SLACK_LOG2 (exp2 values then
-   reach at most 2^slack, harmless in f32 and in the 16-bit P), so most blocks skip the O rescale
+   reach at most 2^slack, harmless in f32 and in the 16-bit P; 8-bit: 2^(offset + slack) <= 256),
+   so most blocks skip the O rescale
    (FA4's trick). The vote makes the decision warp-uniform: no divergent path around shuffles. */
 static __device__ __forceinline__ int fwd_softmax(float *s, float *row_max, float *row_sum, float *corr,
                                                   float scale_log2)
@@ -497,12 +556,13 @@ static __device__ __forceinline__ int fwd_softmax(float *s, float *row_max, floa
         const float m_scaled = m_new == -INFINITY ? 0.0f : m_new * scale_log2;
         corr[r] = rescale ? ex2_approx_ftz_f32(row_max[r] * scale_log2 - m_scaled) : 1.0f;
         row_max[r] = m_new;
+        const float m_off = m_scaled - FWD_P_OFFSET_LOG2; /* P carries 2^offset (8-bit; 0 otherwise) */
         float sum = 0.0f;
 #pragma unroll
         for (int j = 0; j < FWD_N / 8; ++j)
 #pragma unroll
             for (int c = 0; c < 2; ++c) {
-                const float e = ex2_approx_ftz_f32(fmaf(s[4 * j + 2 * r + c], scale_log2, -m_scaled));
+                const float e = ex2_approx_ftz_f32(fmaf(s[4 * j + 2 * r + c], scale_log2, -m_off));
                 s[4 * j + 2 * r + c] = e;
                 sum += e;
             }
@@ -511,12 +571,36 @@ static __device__ __forceinline__ int fwd_softmax(float *s, float *row_max, floa
     return rescale;
 }
 
+#if FWD_ELEM_IS_E4M3
+/* P to the 8-bit A fragment: each lane rounds its scores to e4m3 pairs, and two shuffles inside
+   the lane quad plus a byte permute put them where the fragment wants them (sm90_p8.h explains
+   the mapping; tests/cpu/test_sm90_p8.c replays it for every lane). */
+static __device__ __forceinline__ void fwd_convert_p(uint32_t *pf, const float *s)
+{
+    const int t = threadIdx.x % 4;
+    const int src = SM90_P8_SRC(t), high_first = SM90_P8_FIRST_SENDS_HIGH(t);
+    const uint32_t sel0 = SM90_P8_SEL_ROW0(t), sel1 = SM90_P8_SEL_ROW1(t);
+#pragma unroll
+    for (int g = 0; g < FWD_N / 16; ++g) {
+        const float *lo = s + 8 * g, *hi = s + 8 * g + 4; /* s[4j + 2r + c], j = 2g, 2g + 1 */
+        const uint32_t w_lo = cvt_rn_satfinite_e4m3x2_f32(lo[0], lo[1]) |
+                              (uint32_t)cvt_rn_satfinite_e4m3x2_f32(lo[2], lo[3]) << 16;
+        const uint32_t w_hi = cvt_rn_satfinite_e4m3x2_f32(hi[0], hi[1]) |
+                              (uint32_t)cvt_rn_satfinite_e4m3x2_f32(hi[2], hi[3]) << 16;
+        const uint32_t first = __shfl_sync(0xffffffffu, high_first ? w_hi : w_lo, src, 4);
+        const uint32_t second = __shfl_sync(0xffffffffu, high_first ? w_lo : w_hi, src ^ 1, 4);
+        pf[2 * g] = __byte_perm(first, second, sel0);
+        pf[2 * g + 1] = __byte_perm(first, second, sel1);
+    }
+}
+#else
 /* The accumulator layout of S equals the A-fragment layout of P: pair (2i, 2i+1) -> register i. */
 static __device__ __forceinline__ void fwd_convert_p(uint32_t *pf, const float *s)
 {
 #pragma unroll
     for (int i = 0; i < FWD_P_REGS; ++i) pf[i] = FWD_PACK(s[2 * i], s[2 * i + 1]);
 }
+#endif
 
 static __device__ __forceinline__ void fwd_rescale_o(float *o, const float *corr)
 {
@@ -555,7 +639,7 @@ static __device__ __forceinline__ void fwd_step(const sm90_fwd_params *p, const 
                                                 int quad_col, uint32_t q, uint32_t q_slot, uint32_t *kv,
                                                 uint32_t *stage, uint32_t *parity, float *s, float *o, uint32_t *pf,
                                                 float *row_max, float *row_sum, float *corr, int32_t n_lo,
-                                                int masked)
+                                                float scale_log2, int masked)
 {
     const uint32_t v_stage = *stage, v_parity = *parity;
     ++*kv;
@@ -578,7 +662,7 @@ static __device__ __forceinline__ void fwd_step(const sm90_fwd_params *p, const 
     fwd_release(fwd_bar(sm, FWD_K_EMPTY, *stage));
     if (n == 1) fwd_release(fwd_bar(sm, FWD_Q_EMPTY, q_slot));
     if (masked) fwd_mask(s, p, n - 1 + n_lo, row0, quad_col);
-    const int rescale = fwd_softmax(s, row_max, row_sum, corr, p->scale_log2);
+    const int rescale = fwd_softmax(s, row_max, row_sum, corr, scale_log2);
     wgmma_wait_group(0);
     fwd_fence_o(o);
     fwd_fence_p(pf);
@@ -592,7 +676,8 @@ static __device__ __forceinline__ void fwd_step(const sm90_fwd_params *p, const 
 static __device__ __forceinline__ void fwd_mainloop(const sm90_fwd_params *p, const fwd_smem *sm, int cwg,
                                                     const fwd_tile *c, int32_t n_lo, int32_t n_blocks, int32_t row0,
                                                     int quad_col, uint32_t *kv_counter, uint32_t tile_iter,
-                                                    float *s, float *o, float *row_max, float *row_sum)
+                                                    float scale_log2, float *s, float *o, float *row_max,
+                                                    float *row_sum)
 {
     const uint32_t q_slot = tile_iter % FWD_Q_SLOTS;
     const uint32_t q = fwd_q(sm, q_slot) + cwg * FWD_WG_ROWS * SM90_PANEL_ROW_BYTES;
@@ -607,7 +692,7 @@ static __device__ __forceinline__ void fwd_mainloop(const sm90_fwd_params *p, co
     fwd_release(fwd_bar(sm, FWD_K_EMPTY, stage));
     if (n == 0) fwd_release(fwd_bar(sm, FWD_Q_EMPTY, q_slot));
     if (fwd_block_needs_mask(p, c->m_block, n + n_lo)) fwd_mask(s, p, n + n_lo, row0, quad_col);
-    fwd_softmax(s, row_max, row_sum, corr, p->scale_log2);
+    fwd_softmax(s, row_max, row_sum, corr, scale_log2);
     fwd_convert_p(pf, s);
 
     /* Steady state: S_{n-1} = Q K_{n-1}^T and O += P_n V_n in flight together. The blocks that
@@ -615,10 +700,10 @@ static __device__ __forceinline__ void fwd_mainloop(const sm90_fwd_params *p, co
        branches between the two waits (see fwd_step). */
     for (; n > 0 && fwd_block_needs_mask(p, c->m_block, n - 1 + n_lo); --n)
         fwd_step(p, sm, cwg, c, n, n_blocks, row0, quad_col, q, q_slot, &kv, &stage, &parity, s, o, pf, row_max,
-                 row_sum, corr, n_lo, 1);
+                 row_sum, corr, n_lo, scale_log2, 1);
     for (; n > 0; --n)
         fwd_step(p, sm, cwg, c, n, n_blocks, row0, quad_col, q, q_slot, &kv, &stage, &parity, s, o, pf, row_max,
-                 row_sum, corr, n_lo, 0);
+                 row_sum, corr, n_lo, scale_log2, 0);
 
     /* Drain: O += P_0 V_0. */
     mbarrier_wait_parity(fwd_bar(sm, FWD_V_FULL, stage), parity);
@@ -636,19 +721,48 @@ static __device__ __forceinline__ void fwd_mainloop(const sm90_fwd_params *p, co
 }
 
 /* ---- Epilogue ---------------------------------------------------------------------------- */
+/* A tile's score scale (softmax_scale * log2(e), times q_descale * k_descale for 8-bit inputs) and
+   output scale (v_descale), per (batch, KV head). */
+typedef struct fwd_scales {
+    float log2, v;
+} fwd_scales;
+
+static __device__ __forceinline__ fwd_scales fwd_tile_scales(const sm90_fwd_params *p, const fwd_tile *c)
+{
+    fwd_scales r;
+    r.log2 = p->scale_log2;
+    r.v = 1.0f;
+#if FWD_ELEM_IS_E4M3
+    const int64_t kv_head = c->head / p->q_per_kv;
+    if (p->q_descale) r.log2 *= p->q_descale[c->batch * p->descale_stride[0][0] + kv_head * p->descale_stride[0][1]];
+    if (p->k_descale) r.log2 *= p->k_descale[c->batch * p->descale_stride[1][0] + kv_head * p->descale_stride[1][1]];
+    if (p->v_descale) r.v = p->v_descale[c->batch * p->descale_stride[2][0] + kv_head * p->descale_stride[2][1]];
+#else
+    (void)c;
+#endif
+    return r;
+}
+
+/* ln of the row's softmax denominator from the running max and the thread-summed row sum (which
+   carries P's 2^FWD_P_OFFSET_LOG2). */
+static __device__ __forceinline__ float fwd_lse(float row_max, float sum, float scale_log2)
+{
+    return sum > 0.0f ? (row_max * scale_log2 + __log2f(sum) - FWD_P_OFFSET_LOG2) * FWD_LN2 : -INFINITY;
+}
+
 /* O / rowsum to global (bf16x2 / f16x2 per thread, rows >= s_q skipped); LSE = ln(sum) + max*scale.
    A row with no visible key has sum 0: it writes zeros and LSE -inf. Also writes the key-less
    tiles of the FWD_O_STAGE variants (rare: causal s_q > s_k), whose O registers hold garbage. */
-static __device__ __forceinline__ void fwd_epilogue_direct(const sm90_fwd_params *p, const fwd_tile *c, int32_t row0,
-                                                    int quad_col, const float *o, const float *row_max,
-                                                    const float *row_sum)
+static __device__ __forceinline__ void fwd_epilogue_direct(const sm90_fwd_params *p, const fwd_scales *sc,
+                                                           const fwd_tile *c, int32_t row0, int quad_col,
+                                                           const float *o, const float *row_max, const float *row_sum)
 {
 #pragma unroll
     for (int r = 0; r < 2; ++r) {
         const float sum = fwd_quad_sum(row_sum[r]);
         const int32_t row = row0 + 8 * r;
         if (row >= p->s_q) continue;
-        const float inv = sum > 0.0f ? 1.0f / sum : 0.0f;
+        const float inv = sum > 0.0f ? sc->v / sum : 0.0f;
         uint16_t *dst = (uint16_t *)p->o + (int64_t)c->batch * p->o_stride[0] + (int64_t)row * p->o_stride[1] +
                         (int64_t)c->head * p->o_stride[2] + 2 * quad_col;
 #pragma unroll
@@ -660,14 +774,14 @@ static __device__ __forceinline__ void fwd_epilogue_direct(const sm90_fwd_params
         }
         if (p->lse && quad_col == 0)
             p->lse[(int64_t)c->batch * p->lse_stride[0] + (int64_t)c->head * p->lse_stride[1] + row] =
-                sum > 0.0f ? (row_max[r] * p->scale_log2 + __log2f(sum)) * FWD_LN2 : -INFINITY;
+                fwd_lse(row_max[r], sum, sc->log2);
     }
 }
 
 /* A tail piece: O / (its own row sum) in f32 and its LSE to workspace slot `slot` (rows >= s_q
    skipped; sm90_combine reads only rows < s_q). Every row of a non-causal piece sees a key. */
-static __device__ __forceinline__ void fwd_epilogue_ws(const sm90_fwd_params *p, int32_t slot, int32_t row_in_tile,
-                                                       int32_t row0, int quad_col, const float *o,
+static __device__ __forceinline__ void fwd_epilogue_ws(const sm90_fwd_params *p, const fwd_scales *sc, int32_t slot,
+                                                       int32_t row_in_tile, int32_t row0, int quad_col, const float *o,
                                                        const float *row_max, const float *row_sum)
 {
 #pragma unroll
@@ -675,13 +789,13 @@ static __device__ __forceinline__ void fwd_epilogue_ws(const sm90_fwd_params *p,
         const float sum = fwd_quad_sum(row_sum[r]);
         if (row0 + 8 * r >= p->s_q) continue;
         const int64_t row = (int64_t)slot * FWD_M + row_in_tile + 8 * r;
-        const float inv = sum > 0.0f ? 1.0f / sum : 0.0f;
+        const float inv = sum > 0.0f ? sc->v / sum : 0.0f;
         float *dst = p->ws_o + row * FWD_D + 2 * quad_col;
 #pragma unroll
         for (int j = 0; j < FWD_D / 8; ++j)
             *(float2 *)(dst + 8 * j) = make_float2(o[4 * j + 2 * r] * inv, o[4 * j + 2 * r + 1] * inv);
         if (quad_col == 0)
-            p->ws_lse[row] = sum > 0.0f ? (row_max[r] * p->scale_log2 + __log2f(sum)) * FWD_LN2 : -INFINITY;
+            p->ws_lse[row] = fwd_lse(row_max[r], sum, sc->log2);
     }
 }
 
@@ -691,9 +805,10 @@ static __device__ __forceinline__ void fwd_epilogue_ws(const sm90_fwd_params *p,
    clipped by TMA). The stage is reused a tile later: the store has long been read by then, the
    wait below only makes sure. Every tile reaching here has keys, so its O was written by wgmma
    (a row without a visible key holds 0 and gets inv = 0). */
-static __device__ __forceinline__ void fwd_epilogue(const sm90_fwd_params *p, const fwd_smem *sm, int cwg,
-                                                    const fwd_tile *c, int32_t row0, int quad_col, const float *o,
-                                                    const float *row_max, const float *row_sum)
+static __device__ __forceinline__ void fwd_epilogue(const sm90_fwd_params *p, const fwd_scales *sc,
+                                                    const fwd_smem *sm, int cwg, const fwd_tile *c, int32_t row0,
+                                                    int quad_col, const float *o, const float *row_max,
+                                                    const float *row_sum)
 {
     const int tid = threadIdx.x % FWD_WG_THREADS, warp = tid / 32, lane = tid % 32;
     float inv[2];
@@ -701,10 +816,10 @@ static __device__ __forceinline__ void fwd_epilogue(const sm90_fwd_params *p, co
     for (int r = 0; r < 2; ++r) {
         const float sum = fwd_quad_sum(row_sum[r]);
         const int32_t row = row0 + 8 * r;
-        inv[r] = sum > 0.0f ? 1.0f / sum : 0.0f;
+        inv[r] = sum > 0.0f ? sc->v / sum : 0.0f;
         if (p->lse && quad_col == 0 && row < p->s_q)
             p->lse[(int64_t)c->batch * p->lse_stride[0] + (int64_t)c->head * p->lse_stride[1] + row] =
-                sum > 0.0f ? (row_max[r] * p->scale_log2 + __log2f(sum)) * FWD_LN2 : -INFINITY;
+                fwd_lse(row_max[r], sum, sc->log2);
     }
     const uint32_t stage = fwd_o_stage(sm, cwg);
     if (tid == 0) cp_async_bulk_wait_group_read(0);
@@ -734,20 +849,21 @@ static __device__ __forceinline__ void fwd_epilogue(const sm90_fwd_params *p, co
     if (tid == 0) {
         const int32_t row = c->m_block * FWD_M + cwg * FWD_WG_ROWS;
 #pragma unroll
-        for (int panel = 0; panel < FWD_PANELS; ++panel)
+        for (int panel = 0; panel < FWD_O_PANELS; ++panel)
             cp_async_bulk_tensor_4d_global_shared(&p->tmap_o, panel * SM90_PANEL_COLS, row, c->head, c->batch,
                                                   stage + panel * FWD_O_PANEL_BYTES);
         cp_async_bulk_commit_group();
     }
 }
 #else
-static __device__ __forceinline__ void fwd_epilogue(const sm90_fwd_params *p, const fwd_smem *sm, int cwg,
-                                                    const fwd_tile *c, int32_t row0, int quad_col, const float *o,
-                                                    const float *row_max, const float *row_sum)
+static __device__ __forceinline__ void fwd_epilogue(const sm90_fwd_params *p, const fwd_scales *sc,
+                                                    const fwd_smem *sm, int cwg, const fwd_tile *c, int32_t row0,
+                                                    int quad_col, const float *o, const float *row_max,
+                                                    const float *row_sum)
 {
     (void)sm;
     (void)cwg;
-    fwd_epilogue_direct(p, c, row0, quad_col, o, row_max, row_sum);
+    fwd_epilogue_direct(p, sc, c, row0, quad_col, o, row_max, row_sum);
 }
 #endif
 
@@ -758,6 +874,7 @@ static __device__ __forceinline__ int32_t fwd_next_work(const sm90_fwd_params *p
                                                         int quad_col, const float *o)
 {
     const float no_max[2] = {-INFINITY, -INFINITY}, no_sum[2] = {0.0f, 0.0f};
+    const fwd_scales no_scales = {p->scale_log2, 1.0f}; /* a row without keys: zeros, LSE -inf */
     for (;; ++*round) {
         const int32_t t = fwd_work_tile(p, *round);
         if (t == FWD_NO_TILE) return -1;
@@ -765,7 +882,7 @@ static __device__ __forceinline__ int32_t fwd_next_work(const sm90_fwd_params *p
         const fwd_tile c = fwd_work_coords(p, *round, t);
         /* tail pieces (never causal) always have keys */
         if (fwd_num_n_blocks(p, c.m_block) > 0) return t;
-        fwd_epilogue_direct(p, &c, c.m_block * FWD_M + row_in_tile, quad_col, o, no_max, no_sum);
+        fwd_epilogue_direct(p, &no_scales, &c, c.m_block * FWD_M + row_in_tile, quad_col, o, no_max, no_sum);
     }
 }
 
@@ -794,7 +911,8 @@ static __device__ void fwd_consumer(const sm90_fwd_params *p, const fwd_smem *sm
         fwd_work_range(p, round, c.m_block, &n_lo, &n_blocks, &ws_slot);
         const int32_t row0 = c.m_block * FWD_M + row_in_tile;
         float row_max[2] = {-INFINITY, -INFINITY}, row_sum[2] = {0.0f, 0.0f};
-        fwd_mainloop(p, sm, cwg, &c, n_lo, n_blocks, row0, quad_col, &kv, tile_iter, s, o, row_max, row_sum);
+        const fwd_scales sc = fwd_tile_scales(p, &c);
+        fwd_mainloop(p, sm, cwg, &c, n_lo, n_blocks, row0, quad_col, &kv, tile_iter, sc.log2, s, o, row_max, row_sum);
         ++tile_iter;
         ++round;
         const int32_t t_next = fwd_next_work(p, &round, row_in_tile, quad_col, o);
@@ -802,17 +920,17 @@ static __device__ void fwd_consumer(const sm90_fwd_params *p, const fwd_smem *sm
         if (FWD_TAIL_SPLIT && ws_slot >= 0) {
             if (t_next >= 0) {
                 fwd_issue_first_qk(sm, cwg, tile_iter, kv, s);
-                fwd_epilogue_ws(p, ws_slot, row_in_tile, row0, quad_col, o, row_max, row_sum);
+                fwd_epilogue_ws(p, &sc, ws_slot, row_in_tile, row0, quad_col, o, row_max, row_sum);
                 wgmma_wait_group(0);
             } else {
-                fwd_epilogue_ws(p, ws_slot, row_in_tile, row0, quad_col, o, row_max, row_sum);
+                fwd_epilogue_ws(p, &sc, ws_slot, row_in_tile, row0, quad_col, o, row_max, row_sum);
             }
         } else if (t_next >= 0) {
             fwd_issue_first_qk(sm, cwg, tile_iter, kv, s);
-            fwd_epilogue(p, sm, cwg, &c, row0, quad_col, o, row_max, row_sum);
+            fwd_epilogue(p, &sc, sm, cwg, &c, row0, quad_col, o, row_max, row_sum);
             wgmma_wait_group(0);
         } else {
-            fwd_epilogue(p, sm, cwg, &c, row0, quad_col, o, row_max, row_sum);
+            fwd_epilogue(p, &sc, sm, cwg, &c, row0, quad_col, o, row_max, row_sum);
         }
         t = t_next;
     }

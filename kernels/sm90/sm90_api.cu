@@ -53,6 +53,15 @@ static sm90_variant sm90_variant_of(int wgs, int block_n, int stages, int q_slot
 static sm90_variant sm90_pick(const flashc_problem *p)
 {
     const int bf16 = p->in_dtype == FLASHC_DTYPE_BF16;
+    if (p->in_dtype == FLASHC_DTYPE_FP8_E4M3) {
+        if (p->d == 128)
+            return sm90_variant_of(SM90_E4M3_D128_WGS, SM90_E4M3_D128_BLOCK_N, SM90_E4M3_D128_STAGES,
+                                   SM90_E4M3_D128_Q_SLOTS, SM90_E4M3_D128_O_STAGE, flashc_sm90_fwd_e4m3_d128,
+                                   flashc_sm90_fwd_e4m3_d128_tail);
+        return sm90_variant_of(SM90_E4M3_D256_WGS, SM90_E4M3_D256_BLOCK_N, SM90_E4M3_D256_STAGES,
+                               SM90_E4M3_D256_Q_SLOTS, SM90_E4M3_D256_O_STAGE, flashc_sm90_fwd_e4m3_d256,
+                               flashc_sm90_fwd_e4m3_d256_tail);
+    }
     switch (p->d) {
     case 64:
         if (p->s_k >= SM90_D64_LONG_MIN_SK)
@@ -75,13 +84,27 @@ static sm90_variant sm90_pick(const flashc_problem *p)
     }
 }
 
-static size_t sm90_smem_bytes(const sm90_variant *v, int d)
-{
-    return SM90_SMEM_BYTES(d, v->block_m, v->block_n, v->stages, v->q_slots, v->o_stage, 2);
-}
-
 /* ---- Which problems this path takes --------------------------------------------------------- */
 static int sm90_is_16bit(flashc_dtype t) { return t == FLASHC_DTYPE_F16 || t == FLASHC_DTYPE_BF16; }
+static int sm90_elem_bytes(flashc_dtype t) { return sm90_is_16bit(t) ? 2 : 1; }
+
+static size_t sm90_smem_bytes(const sm90_variant *v, int d, flashc_dtype in_dtype)
+{
+    return SM90_SMEM_BYTES(d, v->block_m, v->block_n, v->stages, v->q_slots, v->o_stage, sm90_elem_bytes(in_dtype));
+}
+
+/* Strides (elements) of a TMA view: 16-byte multiples below 2^40 bytes. */
+static flashc_status sm90_check_strides(const char *name, const int64_t stride[3], int elem_bytes)
+{
+    for (int i = 0; i < 3; ++i) {
+        const int64_t bytes = stride[i] * elem_bytes;
+        if (bytes < 0 || bytes >= SM90_TMA_MAX_STRIDE_BYTES || bytes % SM90_TMA_STRIDE_ALIGN != 0)
+            return flashc_error(FLASHC_STATUS_NOT_SUPPORTED,
+                                "sm90: %s stride[%d] = %lld elements is not a TMA stride (16-byte multiple < 2^40 B)",
+                                name, i, (long long)stride[i]);
+    }
+    return FLASHC_STATUS_SUCCESS;
+}
 
 #define NOT_SUPPORTED(...) flashc_error(FLASHC_STATUS_NOT_SUPPORTED, __VA_ARGS__)
 
@@ -91,20 +114,25 @@ flashc_status flashc_sm90_check(const flashc_problem *p, const flashc_device_inf
     if (dev->cc_major != 9 || dev->cc_minor != 0)
         return NOT_SUPPORTED("sm90: needs compute capability 9.0 (sm_90a), this device is %d.%d", dev->cc_major,
                              dev->cc_minor);
-    if (!sm90_is_16bit(p->in_dtype))
-        return NOT_SUPPORTED("sm90: only f16/bf16 inputs have a Hopper kernel (fp8/int8 not yet)");
+    const int fp8 = p->in_dtype == FLASHC_DTYPE_FP8_E4M3;
+    if (!sm90_is_16bit(p->in_dtype) && !fp8)
+        return NOT_SUPPORTED("sm90: int8 inputs have no Hopper kernel yet (f16, bf16 and fp8 e4m3 do)");
     if (!sm90_is_16bit(p->out_dtype)) return NOT_SUPPORTED("sm90: output must be f16 or bf16");
     if (p->d != 64 && p->d != 128 && p->d != 256)
         return NOT_SUPPORTED("sm90: head dim %d has no Hopper kernel (64, 128, 256 do)", (int)p->d);
+    if (fp8 && p->d == 64) return NOT_SUPPORTED("sm90: fp8 e4m3 head dim 64 has no Hopper kernel yet (128, 256 do)");
+    if (fp8 && !p->v_transposed)
+        return NOT_SUPPORTED("sm90: fp8 e4m3 needs V pre-transposed (v_transposed, [b, h_kv, d, s_k]) on the Hopper "
+                             "path; V in K's layout runs on the portable path");
     if (p->q_varlen) return NOT_SUPPORTED("sm90: varlen q (cu_seqlens_q) not implemented");
     if (p->kv_layout == FLASHC_KV_VARLEN) return NOT_SUPPORTED("sm90: varlen k/v (cu_seqlens_k) not implemented");
     if (p->kv_layout == FLASHC_KV_PAGED) return NOT_SUPPORTED("sm90: paged k/v not implemented");
-    if (p->v_transposed) return NOT_SUPPORTED("sm90: v_transposed not implemented");
+    if (p->v_transposed && !fp8) return NOT_SUPPORTED("sm90: v_transposed applies to 8-bit inputs only");
     if (p->seqused_k) return NOT_SUPPORTED("sm90: seqused_k not implemented");
     if (p->bias) return NOT_SUPPORTED("sm90: bias not implemented");
     if (p->alibi) return NOT_SUPPORTED("sm90: ALiBi not implemented");
     if (p->softcap != 0.0f) return NOT_SUPPORTED("sm90: softcap not implemented");
-    if (p->q_descale || p->k_descale || p->v_descale)
+    if (!fp8 && (p->q_descale || p->k_descale || p->v_descale))
         return NOT_SUPPORTED("sm90: descales apply to 8-bit inputs only; not implemented for f16/bf16");
     if (p->window_left != -1 || (p->window_right != -1 && p->window_right != 0))
         return NOT_SUPPORTED("sm90: sliding window (window_left/right other than causal) not implemented");
@@ -117,18 +145,17 @@ flashc_status flashc_sm90_check(const flashc_problem *p, const flashc_device_inf
     const sm90_variant v = sm90_pick(p);
     const int64_t m_blocks = ((int64_t)p->s_q + v.block_m - 1) / v.block_m;
     if (m_blocks * p->h_q * p->b > INT32_MAX) return NOT_SUPPORTED("sm90: more than 2^31 query tiles");
-    if ((size_t)dev->max_smem_optin < sm90_smem_bytes(&v, p->d))
+    if ((size_t)dev->max_smem_optin < sm90_smem_bytes(&v, p->d, p->in_dtype))
         return NOT_SUPPORTED("sm90: needs %zu bytes of shared memory per block, device allows %d",
-                             sm90_smem_bytes(&v, p->d), dev->max_smem_optin);
-    const int64_t *strides[4] = {p->q_stride, p->k_stride, p->v_stride, p->o_stride};
-    static const char *names[4] = {"q", "k", "v", "out"};
-    for (int t = 0; t < 4; ++t) /* out: the TMA stores of the O_STAGE variants */
-        for (int i = 0; i < 3; ++i) {
-            const int64_t bytes = strides[t][i] * 2;
-            if (bytes < 0 || bytes >= SM90_TMA_MAX_STRIDE_BYTES || bytes % SM90_TMA_STRIDE_ALIGN != 0)
-                return NOT_SUPPORTED("sm90: %s stride[%d] = %lld elements is not a TMA stride (16-byte multiple < 2^40 B)",
-                                     names[t], i, (long long)strides[t][i]);
-        }
+                             sm90_smem_bytes(&v, p->d, p->in_dtype), dev->max_smem_optin);
+    const int in_bytes = sm90_elem_bytes(p->in_dtype);
+    flashc_status st;
+    if ((st = sm90_check_strides("q", p->q_stride, in_bytes)) != FLASHC_STATUS_SUCCESS ||
+        (st = sm90_check_strides("k", p->k_stride, in_bytes)) != FLASHC_STATUS_SUCCESS ||
+        (st = sm90_check_strides("v", p->v_stride, in_bytes)) != FLASHC_STATUS_SUCCESS ||
+        /* out: the TMA stores of the O_STAGE variants */
+        (st = sm90_check_strides("out", p->o_stride, SM90_O_ELEM_BYTES)) != FLASHC_STATUS_SUCCESS)
+        return st;
     return FLASHC_STATUS_SUCCESS;
 }
 
@@ -191,8 +218,10 @@ size_t flashc_sm90_workspace_size(const flashc_problem *p, const flashc_device_i
 }
 
 /* ---- Tensor maps ---------------------------------------------------------------------------- */
-/* A [batch, rows, heads, d] view (strides in elements: batch, row, head) tiled as 64-column
-   panels of box_rows rows, 128-byte swizzle. */
+/* A [batch, rows, heads, inner] view (strides in elements: batch, row, head) tiled as panels of
+   128-byte rows (64 16-bit or 128 8-bit columns) and box_rows rows, 128-byte swizzle. Q, K, V and
+   O are [b, s, h, d] (inner = d); 8-bit V^T is [b, h_kv, d, s_k], a view with inner = s_k and
+   rows = d. */
 typedef struct sm90_tmap_key {
     const void *ptr;
     int dtype;
@@ -229,25 +258,27 @@ static flashc_status sm90_get_encoder(PFN_cuTensorMapEncodeTiled_v12000 *fn)
     return FLASHC_STATUS_SUCCESS;
 }
 
-static flashc_status sm90_tensor_map(CUtensorMap *out, const void *ptr, flashc_dtype dtype, int device, int64_t d,
-                                     int64_t rows, int64_t heads, int64_t batch, const int64_t stride[3],
-                                     uint32_t box_rows)
+static flashc_status sm90_tensor_map(CUtensorMap *out, const void *ptr, flashc_dtype dtype, int device,
+                                     int64_t inner, int64_t rows, int64_t heads, int64_t batch,
+                                     const int64_t stride[3], uint32_t box_rows)
 {
+    const int elem_bytes = sm90_elem_bytes(dtype);
     sm90_tmap_key key;
     memset(&key, 0, sizeof key); /* padding takes part in memcmp */
     key.ptr = ptr;
     key.dtype = (int)dtype;
     key.device = device;
-    key.dims[0] = (uint64_t)d;
+    key.dims[0] = (uint64_t)inner;
     key.dims[1] = (uint64_t)rows;
     key.dims[2] = (uint64_t)heads;
     key.dims[3] = (uint64_t)batch;
     /* stride order in the map: row, head, batch. An extent-1 dimension is never stepped; give it
        a legal stride (validation may have stored 0 or an unaligned value there). */
     const int64_t s_in[3] = {stride[1], stride[2], stride[0]};
+    const int64_t row_bytes = (inner * elem_bytes + SM90_TMA_STRIDE_ALIGN - 1) / SM90_TMA_STRIDE_ALIGN * SM90_TMA_STRIDE_ALIGN;
     for (int i = 0; i < 3; ++i) {
-        int64_t bytes = s_in[i] * 2;
-        if (key.dims[i + 1] == 1) bytes = d * 2;
+        int64_t bytes = s_in[i] * elem_bytes;
+        if (key.dims[i + 1] == 1) bytes = row_bytes;
         key.strides[i] = (uint64_t)bytes;
     }
     key.box_rows = box_rows;
@@ -263,12 +294,13 @@ static flashc_status sm90_tensor_map(CUtensorMap *out, const void *ptr, flashc_d
     PFN_cuTensorMapEncodeTiled_v12000 encode;
     st = sm90_get_encoder(&encode);
     if (st == FLASHC_STATUS_SUCCESS) {
-        const cuuint32_t box[SM90_TMAP_RANK] = {SM90_PANEL_COLS, box_rows, 1, 1};
+        const cuuint32_t box[SM90_TMAP_RANK] = {(cuuint32_t)(SM90_PANEL_ROW_BYTES / elem_bytes), box_rows, 1, 1};
         const cuuint32_t elem_strides[SM90_TMAP_RANK] = {1, 1, 1, 1};
+        const CUtensorMapDataType type = dtype == FLASHC_DTYPE_BF16  ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
+                                         : dtype == FLASHC_DTYPE_F16 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16
+                                                                     : CU_TENSOR_MAP_DATA_TYPE_UINT8;
         CUtensorMap map;
-        CUresult r = encode(&map,
-                            dtype == FLASHC_DTYPE_BF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16,
-                            SM90_TMAP_RANK, (void *)ptr, key.dims, key.strides, box, elem_strides,
+        CUresult r = encode(&map, type, SM90_TMAP_RANK, (void *)ptr, key.dims, key.strides, box, elem_strides,
                             CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
                             CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
         if (r != CUDA_SUCCESS) {
@@ -330,9 +362,16 @@ static flashc_status sm90_launch(const flashc_problem *p, const flashc_device_in
     if ((st = sm90_tensor_map(&prm.tmap_k, p->k, p->in_dtype, dev->device, p->d, p->s_k, p->h_kv, p->b, p->k_stride,
                               (uint32_t)v->block_n)) != FLASHC_STATUS_SUCCESS)
         return st;
-    if ((st = sm90_tensor_map(&prm.tmap_v, p->v, p->in_dtype, dev->device, p->d, p->s_k, p->h_kv, p->b, p->v_stride,
-                              (uint32_t)v->block_n)) != FLASHC_STATUS_SUCCESS)
-        return st;
+    if (p->v_transposed) {
+        /* V^T [b, h_kv, d, s_k]: v_stride is (batch, head, dim); as a view (batch, row = dim, head) */
+        const int64_t vt_stride[3] = {p->v_stride[0], p->v_stride[2], p->v_stride[1]};
+        st = sm90_tensor_map(&prm.tmap_v, p->v, p->in_dtype, dev->device, p->s_k, p->d, p->h_kv, p->b, vt_stride,
+                             (uint32_t)p->d);
+    } else {
+        st = sm90_tensor_map(&prm.tmap_v, p->v, p->in_dtype, dev->device, p->d, p->s_k, p->h_kv, p->b, p->v_stride,
+                             (uint32_t)v->block_n);
+    }
+    if (st != FLASHC_STATUS_SUCCESS) return st;
     if (v->o_stage &&
         (st = sm90_tensor_map(&prm.tmap_o, p->o, p->out_dtype, dev->device, p->d, p->s_q, p->h_q, p->b, p->o_stride,
                               (uint32_t)SM90_WG_ROWS)) != FLASHC_STATUS_SUCCESS)
@@ -350,6 +389,12 @@ static flashc_status sm90_launch(const flashc_problem *p, const flashc_device_in
     prm.causal = p->causal || p->window_right == 0;
     prm.out_bf16 = p->out_dtype == FLASHC_DTYPE_BF16;
     prm.scale_log2 = p->softmax_scale * (float)SM90_LOG2E;
+    prm.q_descale = p->q_descale;
+    prm.k_descale = p->k_descale;
+    prm.v_descale = p->v_descale;
+    memcpy(prm.descale_stride[0], p->q_descale_stride, sizeof prm.descale_stride[0]);
+    memcpy(prm.descale_stride[1], p->k_descale_stride, sizeof prm.descale_stride[1]);
+    memcpy(prm.descale_stride[2], p->v_descale_stride, sizeof prm.descale_stride[2]);
     prm.num_m_blocks = (p->s_q + v->block_m - 1) / v->block_m;
     prm.num_tiles = prm.num_m_blocks * p->h_q * p->b;
     prm.schedule = schedule;

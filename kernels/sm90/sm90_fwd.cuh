@@ -43,16 +43,33 @@
 #define SM90_D256_Q_SLOTS 1
 #define SM90_D256_O_STAGE 0           /* 230,656 B (no room for a second Q or an O stage) */
 #define SM90_D256_LAZY_RESCALE 1
-/* Columns of one 128-byte swizzle panel (16-bit elements): TMA boxes and wgmma tiles are built
-   from panels of [rows x 64]. */
+/* fp8 e4m3 with V pre-transposed (8-bit wgmma, both operands K-major). Panels hold 128 columns, so
+   a K/V stage is half the 16-bit one's bytes; V^T boxes are 128 keys wide (BLOCK_N a multiple of
+   128). Shapes as FA3's V-column-major fp8 tiles, unmeasured here: the ring depth and BLOCK_N
+   are the first knobs to sweep. */
+#define SM90_E4M3_D128_WGS 2
+#define SM90_E4M3_D128_BLOCK_N 128
+#define SM90_E4M3_D128_STAGES 2
+#define SM90_E4M3_D128_Q_SLOTS 2
+#define SM90_E4M3_D128_O_STAGE 1      /* 132,352 B */
+#define SM90_E4M3_D128_LAZY_RESCALE 1
+#define SM90_E4M3_D256_WGS 2
+#define SM90_E4M3_D256_BLOCK_N 128
+#define SM90_E4M3_D256_STAGES 2
+#define SM90_E4M3_D256_Q_SLOTS 1
+#define SM90_E4M3_D256_O_STAGE 1      /* 230,656 B */
+#define SM90_E4M3_D256_LAZY_RESCALE 1
+/* Columns of one 128-byte swizzle panel (16-bit elements; 128 for 8-bit inputs): TMA boxes and
+   wgmma tiles are built from panels of [rows x 64]. */
 #define SM90_WG_ROWS 64
 #define SM90_PANEL_COLS 64
 #define SM90_PANEL_ROW_BYTES 128
 #define SM90_SMEM_ALIGN 1024 /* 128B-swizzle atom: TMA, wgmma descriptors agree at base offset 0 */
 #define SM90_BARRIER_BYTES 256
+#define SM90_O_ELEM_BYTES 2 /* O is f16 or bf16 */
 #define SM90_SMEM_BYTES(D, BLOCK_M, BLOCK_N, STAGES, Q_SLOTS, O_STAGE, ELEM_BYTES)                     \
-    (SM90_SMEM_ALIGN + (((Q_SLOTS) + (O_STAGE)) * (BLOCK_M) + 2 * (STAGES) * (BLOCK_N)) * (D) * (ELEM_BYTES) + \
-     SM90_BARRIER_BYTES)
+    (SM90_SMEM_ALIGN + ((Q_SLOTS) * (BLOCK_M) + 2 * (STAGES) * (BLOCK_N)) * (D) * (ELEM_BYTES) +          \
+     (O_STAGE) * (BLOCK_M) * (D) * SM90_O_ELEM_BYTES + SM90_BARRIER_BYTES)
 
 /* Tile schedule options (sm90_fwd_params.schedule). */
 #define SM90_SCHED_SNAKE 1 /* reverse the block order on odd rounds */
@@ -72,8 +89,8 @@
 /* ---- Kernel parameters -------------------------------------------------------------------- */
 typedef struct sm90_fwd_params {
     CUtensorMap tmap_q; /* dims {d, s_q, h_q, b}, box {64, BLOCK_M, 1, 1} */
-    CUtensorMap tmap_k; /* dims {d, s_k, h_kv, b}, box {64, BLOCK_N, 1, 1} */
-    CUtensorMap tmap_v; /* as k */
+    CUtensorMap tmap_k; /* dims {d, s_k, h_kv, b}, box {64, BLOCK_N, 1, 1} (8-bit: {128, ...}) */
+    CUtensorMap tmap_v; /* as k; 8-bit V^T: dims {s_k, d, h_kv, b}, box {128, d, 1, 1} */
     void *o;            /* [b, s_q, h_q, d] through o_stride */
     float *lse;         /* [b, h_q, s_q] through lse_stride, or NULL */
     int64_t o_stride[3];  /* batch, row, head (elements) */
@@ -102,6 +119,10 @@ typedef struct sm90_fwd_params {
     uint32_t nb_div_mul, nb_div_shift; /* n / tail_nb as for pairs_div_* */
     float *ws_o;   /* [2 * grid slots][BLOCK_M rows][d] */
     float *ws_lse; /* [2 * grid slots][BLOCK_M rows] */
+    /* 8-bit variants: dequantisation scales, f32 [b, h_kv] through descale_stride[q|k|v][batch,
+       head] (elements), NULL = 1 (unread by the 16-bit variants). */
+    const float *q_descale, *k_descale, *v_descale;
+    int64_t descale_stride[3][2];
 } sm90_fwd_params;
 
 /* Tail split: pieces in flight per block (see tail_round above). */
@@ -136,6 +157,11 @@ SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_f16_d64_tail);
 SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_f16_d64_long_tail);
 SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_f16_d128_tail);
 SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_f16_d256_tail);
+/* fp8 e4m3, V pre-transposed (fwd_e4m3_d<D>[_tail].cu). */
+SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_e4m3_d128);
+SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_e4m3_d256);
+SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_e4m3_d128_tail);
+SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_e4m3_d256_tail);
 /* Merges the tail pieces of *params (tail_round != INT32_MAX) into O and LSE; block_m: the
    forward variant's BLOCK_M, d: head dim (sm90_combine.cu). */
 cudaError_t flashc_sm90_tail_combine(const sm90_fwd_params *params, int block_m, int d, cudaStream_t stream);

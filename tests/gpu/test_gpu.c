@@ -73,7 +73,7 @@ static int g_cases_run = 0; /* cases past the filter */
 static int g_unit = -1;     /* --unit K: only unit K (see UNITS), else all */
 /* 8-bit kernel error against the exact answer on the quantized inputs (P quantisation + f32
    accumulation alone; the input quantisation is the baseline): count, sum, max per dtype */
-enum { K8_E4M3, K8_INT8, K8_COUNT };
+enum { K8_E4M3, K8_INT8, K8_E4M3_SM90, K8_COUNT };
 static int g_k8_n[K8_COUNT];
 static double g_k8_sum[K8_COUNT], g_k8_max[K8_COUNT];
 static char g_k8_worst[K8_COUNT][260];
@@ -102,6 +102,7 @@ typedef struct tcase {
     int pad;                   /* padded row strides on q, k, v, out */
     int vpad;                  /* padded row strides on v only (K/V strides differ) */
     int v_transposed;
+    int vtpad;                 /* 8-bit V^T rows padded to 16-byte multiples (TMA strides, the Hopper fp8 path) */
     int extra;                 /* determinism and graph-capture checks */
 } tcase;
 
@@ -294,14 +295,19 @@ static int build_inputs(const tcase *tc, inputs *in, flashc_dtype dt)
 /* 8-bit copy of a 16-bit tensor with a descale [b, h_kv] that varies by KV head only:
    amax(tensor) / qmax * (1 + 0.1 * hk), so nothing saturates and each head differs. The head of an
    element is its index along dimension head_dim_index (any layout: batched, varlen, paged, V^T);
-   `group` query heads share a KV head. */
+   `group` query heads share a KV head. row_pad16: rows (the innermost extent) padded to a
+   multiple of 16 elements, the padding left poisoned. */
 static int quantize(const tu_tensor *src, tu_tensor *dst, tu_tensor *ds, flashc_dtype dt8, int b, int hkv,
-                    int group, int head_dim_index)
+                    int group, int head_dim_index, int row_pad16)
 {
+    int64_t pads[4] = {0, 0, 0, 0};
+    const int nd = src->view.ndim;
+    if (row_pad16 && nd >= 2) pads[nd - 2] = (16 - src->view.shape[nd - 1] % 16) % 16;
+    const int64_t *pad = row_pad16 ? pads : NULL;
     int64_t dshape[2] = {b, hkv};
     if (ROUTES_ONLY)
         return tu_tensor_alloc(ds, FLASHC_DTYPE_F32, 2, dshape, NULL) ||
-                       tu_tensor_alloc(dst, dt8, src->view.ndim, src->view.shape, NULL)
+                       tu_tensor_alloc(dst, dt8, src->view.ndim, src->view.shape, pad)
                    ? -1
                    : 0;
     int64_t n = tu_numel(&src->view);
@@ -312,7 +318,7 @@ static int quantize(const tu_tensor *src, tu_tensor *dst, tu_tensor *ds, flashc_
     for (int64_t i = 0; i < n; ++i) amax = fabs(x[i]) > amax ? fabs(x[i]) : amax;
     double qmax = dt8 == FLASHC_DTYPE_INT8 ? INT8_MAX_Q : E4M3_MAX;
     if (tu_tensor_alloc(ds, FLASHC_DTYPE_F32, 2, dshape, NULL) ||
-        tu_tensor_alloc(dst, dt8, src->view.ndim, src->view.shape, NULL)) {
+        tu_tensor_alloc(dst, dt8, src->view.ndim, src->view.shape, pad)) {
         free(x);
         return -1;
     }
@@ -596,12 +602,20 @@ static int run_backend(const tcase *tc, inputs *in, const ptrs *dp, int be, cons
         }
         /* the kernel's own error (P quantisation + accumulation): against the exact answer on the
            quantized inputs; bounded by the e4m3 rounding of P (relative 2^-4) for both dtypes, by
-           P's f16 rounding where e4m3 runs on f16 MMAs (cc >= 9.0, unless the build runs sm_89's
-           e4m3 code there: FLASHC_SM80_E4M3_NATIVE) */
+           P's f16 rounding where the portable path runs e4m3 on f16 MMAs (cc >= 9.0, unless the
+           build runs sm_89's e4m3 code there: FLASHC_SM80_E4M3_NATIVE). The Hopper path's fp8
+           wgmma rounds P to e4m3. */
+        flashc_backend ran = BE_ID[be];
+        if (be == BE_AUTO && flashc_attention_select_backend(&p, &ran) != FLASHC_STATUS_SUCCESS) {
+            printf("FAIL %s [%s]: select_backend after a successful forward: %s\n", tc->name, BE_NAME[be],
+                   flashc_last_error());
+            ok = 0;
+        }
+        const int on_sm90 = ran == FLASHC_BACKEND_SM90;
         const double err_k = rel_rms(got, want, n_out);
-        const int p_f16 = g_cc >= 90 && !flashc_sm80_e4m3_native();
+        const int p_f16 = g_cc >= 90 && !on_sm90 && !flashc_sm80_e4m3_native();
         const double tol_k = tc->dt == FLASHC_DTYPE_FP8_E4M3 && p_f16 ? TOL_8BIT_KERNEL_RMS_F16P : TOL_8BIT_KERNEL_RMS;
-        const int k8 = tc->dt == FLASHC_DTYPE_INT8 ? K8_INT8 : K8_E4M3;
+        const int k8 = tc->dt == FLASHC_DTYPE_INT8 ? K8_INT8 : on_sm90 ? K8_E4M3_SM90 : K8_E4M3;
         ++g_k8_n[k8];
         g_k8_sum[k8] += err_k;
         if (err_k > g_k8_max[k8]) {
@@ -1034,9 +1048,9 @@ static void run_case(tcase tc)
            | [pages, ps, h, d]; V^T [b | pages, h, d, s] | [h, d, total]; V as k */
         const int q_hdim = tc.q_varlen ? 1 : 2, k_hdim = tc.kv == KV_VARLEN ? 1 : 2;
         const int v_hdim = tc.v_transposed ? (tc.kv == KV_VARLEN ? 0 : 1) : k_hdim;
-        if (quantize(&in16.q, &in.q, &in.qd, tc.dt, tc.b, tc.hkv, g, q_hdim) ||
-            quantize(&in16.k, &in.k, &in.kd, tc.dt, tc.b, tc.hkv, 1, k_hdim) ||
-            quantize(vsrc, &in.v, &in.vd, tc.dt, tc.b, tc.hkv, 1, v_hdim))
+        if (quantize(&in16.q, &in.q, &in.qd, tc.dt, tc.b, tc.hkv, g, q_hdim, 0) ||
+            quantize(&in16.k, &in.k, &in.kd, tc.dt, tc.b, tc.hkv, 1, k_hdim, 0) ||
+            quantize(vsrc, &in.v, &in.vd, tc.dt, tc.b, tc.hkv, 1, v_hdim, tc.v_transposed && tc.vtpad))
             goto setup_fail;
         if (v16t.alloc) tu_tensor_free(&v16t);
         in.bias = in16.bias;
@@ -1310,6 +1324,38 @@ static void eight_bit_cases(flashc_dtype dt, int d)
         named(&c, vt ? "aligned v_transposed" : "v in k layout"); run_case(c);
         c = base_case(dt, d); c.v_transposed = vt; c.causal = 1; c.sq = 64; c.sk = 208;
         named(&c, vt ? "aligned causal v_transposed" : "v in k layout causal"); run_case(c);
+    }
+}
+
+/* The Hopper fp8 kernels (V^T through TMA: rows padded to 16-byte multiples, the padding
+   poisoned) on the shapes of their tiles' edges: key tails inside a 128-key block and a lone
+   partial block, query tails, GQA / MQA, causal with key-less rows (s_q > s_k), several key
+   blocks, both outputs, LSE on and off, per-head descales, and the tail split forced. Every
+   backend runs them (the portable path takes padded V^T rows as well). */
+static void sm90_fp8_cases(void)
+{
+    const int dims[2] = {128, 256};
+    tcase c;
+    for (int k = 0; k < 2; ++k) {
+        const int d = dims[k];
+        c = base_case(FLASHC_DTYPE_FP8_E4M3, d); c.vtpad = 1;
+        named(&c, "fp8 vt padded plain"); run_case(c);
+        c = base_case(FLASHC_DTYPE_FP8_E4M3, d); c.vtpad = 1; c.sk = 17; c.sq = 33;
+        named(&c, "fp8 vt padded one partial block"); run_case(c);
+        c = base_case(FLASHC_DTYPE_FP8_E4M3, d); c.vtpad = 1; c.causal = 1; c.sq = 200; c.sk = 333; c.hq = 8; c.hkv = 2;
+        named(&c, "fp8 vt padded causal gqa 4"); run_case(c);
+        c = base_case(FLASHC_DTYPE_FP8_E4M3, d); c.vtpad = 1; c.causal = 1; c.sq = 300; c.sk = 129;
+        named(&c, "fp8 vt padded causal key-less rows"); run_case(c);
+        c = base_case(FLASHC_DTYPE_FP8_E4M3, d); c.vtpad = 1; c.b = 1; c.sq = 77; c.sk = 1000; c.hq = 6; c.hkv = 1;
+        c.out_dt = FLASHC_DTYPE_F16; c.lse = 0;
+        named(&c, "fp8 vt padded mqa f16 out no-lse"); run_case(c);
+        if (g_quick) continue;
+        setenv("FLASHC_SM90_TAIL_SPLIT", "force", 1);
+        c = base_case(FLASHC_DTYPE_FP8_E4M3, d); c.vtpad = 1; c.sq = 300; c.sk = 1000; c.hq = 4; c.hkv = 2;
+        named(&c, "fp8 vt padded tail split"); run_case(c);
+        unsetenv("FLASHC_SM90_TAIL_SPLIT");
+        c = base_case(FLASHC_DTYPE_FP8_E4M3, d); c.vtpad = 1; c.b = 1; c.sq = c.sk = 1024; c.causal = 1;
+        named(&c, "fp8 vt padded s1024 causal"); run_case(c);
     }
 }
 
@@ -2059,8 +2105,9 @@ static const test_unit UNITS[] = {
     {"int8 d128 v rows", NULL, v_rows_dim_cases, 10}, {"int8 d256 v rows", NULL, v_rows_dim_cases, 11},
     {"sm80 v rows tiles fp8", NULL, v_rows_tile_cases, 0}, {"sm80 v rows tiles int8", NULL, v_rows_tile_cases, 1},
     {"sm80 v rows decode", NULL, v_rows_tile_cases, 2},
-    /* last, so that the units before it keep their indices (and their seeds' streams) */
+    /* appended, so that the units before keep their indices (and their seeds' streams) */
     {"random", random_cases, NULL, 0},
+    {"sm90 fp8", sm90_fp8_cases, NULL, 0},
 };
 #define NUM_UNITS ((int)(sizeof UNITS / sizeof UNITS[0]))
 
@@ -2153,7 +2200,7 @@ int main(int argc, char **argv)
         fail += g_be_fail[be];
         skip += g_be_skip[be];
     }
-    static const char *k8_name[K8_COUNT] = {"fp8_e4m3", "int8"};
+    static const char *k8_name[K8_COUNT] = {"fp8_e4m3", "int8", "fp8_e4m3 on the Hopper path"};
     for (int k = 0; k < K8_COUNT; ++k)
         if (g_k8_n[k])
             printf("8-bit kernel error (P quantisation + accumulation, rel RMS vs exact attention on the quantized "
