@@ -1,4 +1,4 @@
-/* Dev tools (tools/*.cu, not the library): a failed CUDA call ends the tool with its message.
+/* Dev tools (the .cu programs in tools/, not the library): a failed CUDA call ends the tool with its message.
    The library itself never exits; these are stand-alone measurement programs. */
 #ifndef FLASHC_TOOL_CHECK_H
 #define FLASHC_TOOL_CHECK_H

@@ -1,0 +1,196 @@
+/* Dev probe for the Hopper fp8 kernels (not part of the library, CI or the build): structured
+   inputs whose answers say *where* a wrong result comes from, for the first runs on a GPU.
+   sm90_fp8_probe [D]   (D = 128 | 256; b = 1, one head, 128 query rows, V pre-transposed)
+
+   1. uniform: Q = 0, so every key of s_k = 256 has weight 1/256 and O is the mean of V's rows,
+      exactly (P = 2^6 for every key is exact in e4m3), and the LSE is ln 256. A wrong P.V
+      descriptor or V^T box shows here without Q.K^T involved.
+   2. one-hot: K[j] = 16 e_j and Q[i] = 16 e_pi(i) (pi a permutation of the 128 keys of one block),
+      scale 1/16: row i's score is 16 for key pi(i) and 0 for the others, so O[i] = V[pi(i)] to
+      within e^-16. Each output row is matched to the nearest V row: a P exchange that sends a
+      key's probability to the wrong fragment slot shows as "row i took key k" with a fixed pattern
+      of k - pi(i); scrambled columns (V^T layout) show as no close match at all, and the column
+      map then says which V column each output column came from.
+   Prints the findings and exits 1 if either check fails. Build on the device:
+     gcc -O2 -std=c11 -I include -I /usr/local/cuda/include tools/sm90_fp8_probe.c -o /tmp/probe \
+         -L BUILD -lflashc -L/usr/local/cuda/lib64 -lcudart -lm && LD_LIBRARY_PATH=BUILD /tmp/probe 128 */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cuda_runtime.h>
+#include "flashc.h"
+#include "tool_check.h"
+
+#define SQ 128
+#define SK 256
+#define ONEHOT_KEYS 128 /* one key block: the one-hot keys need d >= keys */
+#define MATCH_TOL 0.05  /* |O - V[k]| max over a row that counts as "took key k" */
+
+/* float -> e4m3 (1-4-3, bias 7, no infinities, 0x7f NaN), round to nearest even; exact for the
+   values used here (small integers and halves). */
+static uint8_t to_e4m3(float f)
+{
+    const uint8_t sign = f < 0 ? 0x80 : 0;
+    float a = fabsf(f);
+    if (a == 0.0f) return sign;
+    int e;
+    float m = frexpf(a, &e); /* a = m 2^e, m in [0.5, 1) */
+    int exp = e - 1 + 7;     /* a = (2m) 2^(e-1) */
+    if (exp < 1) {           /* subnormal: a = k 2^-9 */
+        long k = lrintf(a * 512.0f);
+        return (uint8_t)(sign | (uint8_t)k);
+    }
+    long q = lrintf((2.0f * m - 1.0f) * 8.0f); /* 3 mantissa bits */
+    if (q == 8) q = 0, ++exp;
+    if (exp > 15 || (exp == 15 && q == 7)) return (uint8_t)(sign | 0x7e); /* 448 */
+    return (uint8_t)(sign | exp << 3 | q);
+}
+
+static float from_bf16(uint16_t h)
+{
+    union { uint32_t u; float f; } v = {(uint32_t)h << 16};
+    return v.f;
+}
+
+static int run(int d, const uint8_t *q, const uint8_t *k, const uint8_t *vt, float scale, float *o, float *lse)
+{
+    uint8_t *dq, *dk, *dvt;
+    uint16_t *dout;
+    float *dlse;
+    CHECK(cudaMalloc((void **)&dq, (size_t)SQ * d));
+    CHECK(cudaMalloc((void **)&dk, (size_t)SK * d));
+    CHECK(cudaMalloc((void **)&dvt, (size_t)SK * d));
+    CHECK(cudaMalloc((void **)&dout, (size_t)SQ * d * 2));
+    CHECK(cudaMalloc((void **)&dlse, SQ * sizeof(float)));
+    CHECK(cudaMemcpy(dq, q, (size_t)SQ * d, cudaMemcpyHostToDevice));
+    CHECK(cudaMemcpy(dk, k, (size_t)SK * d, cudaMemcpyHostToDevice));
+    CHECK(cudaMemcpy(dvt, vt, (size_t)SK * d, cudaMemcpyHostToDevice));
+    CHECK(cudaMemset(dout, 0xff, (size_t)SQ * d * 2)); /* NaN poison */
+    int64_t qs[4] = {1, SQ, 1, d}, ks[4] = {1, SK, 1, d}, vts[4] = {1, 1, d, SK}, ls[3] = {1, 1, SQ};
+    flashc_attention_params p;
+    flashc_attention_params_init(&p);
+    p.q = flashc_make_tensor(dq, FLASHC_DTYPE_FP8_E4M3, 4, qs);
+    p.k = flashc_make_tensor(dk, FLASHC_DTYPE_FP8_E4M3, 4, ks);
+    p.v = flashc_make_tensor(dvt, FLASHC_DTYPE_FP8_E4M3, 4, vts);
+    p.v_transposed = 1;
+    p.out = flashc_make_tensor(dout, FLASHC_DTYPE_BF16, 4, qs);
+    p.lse = flashc_make_tensor(dlse, FLASHC_DTYPE_F32, 3, ls);
+    p.softmax_scale = scale;
+    p.backend = FLASHC_BACKEND_SM90;
+    flashc_status st = flashc_attention_forward(&p, NULL, 0, NULL);
+    if (st != FLASHC_STATUS_SUCCESS) {
+        printf("forward: %s: %s\n", flashc_status_string(st), flashc_last_error());
+        return -1;
+    }
+    CHECK(cudaGetLastError());
+    CHECK(cudaDeviceSynchronize());
+    uint16_t *hout = malloc((size_t)SQ * d * 2);
+    if (!hout) return -1;
+    CHECK(cudaMemcpy(hout, dout, (size_t)SQ * d * 2, cudaMemcpyDeviceToHost));
+    CHECK(cudaMemcpy(lse, dlse, SQ * sizeof(float), cudaMemcpyDeviceToHost));
+    for (int i = 0; i < SQ * d; ++i) o[i] = from_bf16(hout[i]);
+    free(hout);
+    cudaFree(dq), cudaFree(dk), cudaFree(dvt), cudaFree(dout), cudaFree(dlse);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    const int d = argc > 1 ? atoi(argv[1]) : 128;
+    if (d != 128 && d != 256) {
+        printf("usage: %s [128|256]\n", argv[0]);
+        return 2;
+    }
+    uint8_t *q = calloc((size_t)SQ * d, 1), *k = calloc((size_t)SK * d, 1), *vt = calloc((size_t)SK * d, 1);
+    float *v = malloc(sizeof(float) * SK * d), *o = malloc(sizeof(float) * SQ * d), lse[SQ];
+    if (!q || !k || !vt || !v || !o) return 1;
+    /* V: distinct rows of values exact in e4m3 (multiples of 1/2 in [-4, 4]) */
+    srand(12345);
+    for (int j = 0; j < SK; ++j)
+        for (int c = 0; c < d; ++c) {
+            v[j * d + c] = (float)(rand() % 17 - 8) * 0.5f;
+            vt[c * SK + j] = to_e4m3(v[j * d + c]); /* V^T [d, s_k] */
+        }
+    int fails = 0;
+
+    /* 1. uniform */
+    if (run(d, q, k, vt, 1.0f, o, lse)) return 1;
+    double err = 0, lse_err = 0;
+    for (int i = 0; i < SQ; ++i) {
+        for (int c = 0; c < d; ++c) {
+            double mean = 0;
+            for (int j = 0; j < SK; ++j) mean += v[j * d + c];
+            mean /= SK;
+            const double e = fabs(o[i * d + c] - mean);
+            err = isnan(e) || e > err ? e : err;
+        }
+        const double le = fabs(lse[i] - log((double)SK));
+        lse_err = isnan(le) || le > lse_err ? le : lse_err;
+    }
+    printf("uniform (Q = 0, %d keys): max |O - mean(V)| = %.4g, max |LSE - ln %d| = %.4g\n", SK, err, SK, lse_err);
+    if (!(err < 0.02 && lse_err < 1e-3)) {
+        ++fails;
+        /* which columns are off: a V^T box or descriptor problem shows as a column pattern */
+        int shown = 0;
+        for (int c = 0; c < d && shown < 12; ++c) {
+            double mean = 0;
+            for (int j = 0; j < SK; ++j) mean += v[j * d + c];
+            mean /= SK;
+            if (!(fabs(o[c] - mean) < 0.02)) printf("  row 0 column %d: %.4f, want %.4f\n", c, o[c], mean), ++shown;
+        }
+    }
+
+    /* 2. one-hot */
+    int pi[ONEHOT_KEYS];
+    for (int i = 0; i < ONEHOT_KEYS; ++i) pi[i] = (i * 37 + 11) % ONEHOT_KEYS;
+    memset(q, 0, (size_t)SQ * d);
+    memset(k, 0, (size_t)SK * d);
+    for (int j = 0; j < ONEHOT_KEYS; ++j) k[j * d + j] = to_e4m3(16.0f); /* keys >= 128 stay 0 */
+    for (int i = 0; i < SQ; ++i) q[i * d + pi[i % ONEHOT_KEYS]] = to_e4m3(16.0f);
+    if (run(d, q, k, vt, 1.0f / 16.0f, o, lse)) return 1;
+    int right = 0, wrong = 0, unmatched = 0;
+    for (int i = 0; i < SQ; ++i) {
+        int best = -1;
+        double best_err = INFINITY;
+        for (int j = 0; j < SK; ++j) {
+            double e = 0;
+            for (int c = 0; c < d; ++c) {
+                const double x = fabs(o[i * d + c] - v[j * d + c]);
+                e = isnan(x) || x > e ? x : e;
+            }
+            if (e < best_err) best_err = e, best = j;
+        }
+        const int want = pi[i % ONEHOT_KEYS];
+        if (best_err < MATCH_TOL && best == want) {
+            ++right;
+        } else if (best_err < MATCH_TOL) {
+            if (wrong++ < 16) printf("  row %d took key %d, want %d (difference %d)\n", i, best, want, best - want);
+        } else {
+            if (unmatched++ < 4) printf("  row %d matches no V row (nearest key %d, max error %.3g)\n", i, best, best_err);
+        }
+    }
+    printf("one-hot (row i sees key pi(i) only): %d right, %d took another key, %d match no key\n", right, wrong,
+           unmatched);
+    if (right != SQ) {
+        ++fails;
+        if (unmatched) { /* column map: for each output column, the V column that best explains it */
+            printf("  column map over rows (output column <- V column, for the first 16):");
+            for (int c = 0; c < 16 && c < d; ++c) {
+                int bc = -1;
+                double be = INFINITY;
+                for (int c2 = 0; c2 < d; ++c2) {
+                    double e = 0;
+                    for (int i = 0; i < SQ; ++i) e += fabs(o[i * d + c] - v[pi[i % ONEHOT_KEYS] * d + c2]);
+                    if (e < be) be = e, bc = c2;
+                }
+                printf(" %d<-%d", c, bc);
+            }
+            printf("\n");
+        }
+    }
+    free(q), free(k), free(vt), free(v), free(o);
+    printf("%s\n", fails ? "probe: FAIL" : "probe: pass");
+    return fails != 0;
+}
