@@ -292,13 +292,14 @@ static int build_inputs(const tcase *tc, inputs *in, flashc_dtype dt)
     return 0;
 }
 
-/* 8-bit copy of a 16-bit tensor with a descale [b, h_kv] that varies by KV head only:
-   amax(tensor) / qmax * (1 + 0.1 * hk), so nothing saturates and each head differs. The head of an
+/* 8-bit copy of a 16-bit tensor with a descale [b, h_kv] that varies by KV head, and by batch
+   where dimension 0 is the batch (`batched`; varlen and paged tensors keep one descale per head):
+   amax(tensor) / qmax * (1 + 0.1 * hk) * (1 + 0.05 * b), so nothing saturates and each differs. The head of an
    element is its index along dimension head_dim_index (any layout: batched, varlen, paged, V^T);
    `group` query heads share a KV head. row_pad16: rows (the innermost extent) padded to a
    multiple of 16 elements, the padding left poisoned. */
 static int quantize(const tu_tensor *src, tu_tensor *dst, tu_tensor *ds, flashc_dtype dt8, int b, int hkv,
-                    int group, int head_dim_index, int row_pad16)
+                    int group, int head_dim_index, int batched, int row_pad16)
 {
     int64_t pads[4] = {0, 0, 0, 0};
     const int nd = src->view.ndim;
@@ -323,14 +324,18 @@ static int quantize(const tu_tensor *src, tu_tensor *dst, tu_tensor *ds, flashc_
         return -1;
     }
     for (int bi = 0; bi < b; ++bi)
-        for (int hk = 0; hk < hkv; ++hk) tu_encode(FLASHC_DTYPE_F32, ds->alloc, bi * hkv + hk, amax / qmax * (1 + 0.1 * hk));
+        for (int hk = 0; hk < hkv; ++hk)
+            tu_encode(FLASHC_DTYPE_F32, ds->alloc, bi * hkv + hk,
+                      amax / qmax * (1 + 0.1 * hk) * (batched ? 1 + 0.05 * bi : 1));
+    const int64_t per_batch = n / b; /* elements of one batch when dimension 0 is the batch */
     int64_t inner = 1; /* row-major index -> head: (i / inner) % shape[head_dim_index] */
     for (int k = head_dim_index + 1; k < src->view.ndim; ++k) inner *= src->view.shape[k];
     tu_walk w;
     memset(&w, 0, sizeof w);
     for (int64_t i = 0; i < n; ++i, tu_walk_next(&w, &dst->view)) {
         int h = (int)((i / inner) % src->view.shape[head_dim_index]);
-        double s = tu_decode(FLASHC_DTYPE_F32, ds->alloc, h / group);
+        const int64_t bi = batched ? i / per_batch : 0;
+        double s = tu_decode(FLASHC_DTYPE_F32, ds->alloc, bi * hkv + h / group);
         tu_encode(dt8, dst->alloc, w.off, x[i] / s);
     }
     free(x);
@@ -1048,9 +1053,10 @@ static void run_case(tcase tc)
            | [pages, ps, h, d]; V^T [b | pages, h, d, s] | [h, d, total]; V as k */
         const int q_hdim = tc.q_varlen ? 1 : 2, k_hdim = tc.kv == KV_VARLEN ? 1 : 2;
         const int v_hdim = tc.v_transposed ? (tc.kv == KV_VARLEN ? 0 : 1) : k_hdim;
-        if (quantize(&in16.q, &in.q, &in.qd, tc.dt, tc.b, tc.hkv, g, q_hdim, 0) ||
-            quantize(&in16.k, &in.k, &in.kd, tc.dt, tc.b, tc.hkv, 1, k_hdim, 0) ||
-            quantize(vsrc, &in.v, &in.vd, tc.dt, tc.b, tc.hkv, 1, v_hdim, tc.v_transposed && tc.vtpad))
+        const int kv_batched = tc.kv == KV_BATCHED;
+        if (quantize(&in16.q, &in.q, &in.qd, tc.dt, tc.b, tc.hkv, g, q_hdim, !tc.q_varlen, 0) ||
+            quantize(&in16.k, &in.k, &in.kd, tc.dt, tc.b, tc.hkv, 1, k_hdim, kv_batched, 0) ||
+            quantize(vsrc, &in.v, &in.vd, tc.dt, tc.b, tc.hkv, 1, v_hdim, kv_batched, tc.v_transposed && tc.vtpad))
             goto setup_fail;
         if (v16t.alloc) tu_tensor_free(&v16t);
         in.bias = in16.bias;
@@ -1071,6 +1077,7 @@ static void run_case(tcase tc)
         goto cleanup;
     }
 #ifdef TEST_GPU_DRYRUN /* developer aid: exercise case building and the CPU oracle without a GPU */
+    if (is8 && tu_verbose()) printf("dry %s: quantization baseline rel RMS %.4f\n", tc.name, base_rms);
     ++g_be_pass[0];
     goto cleanup;
 #endif
