@@ -63,6 +63,9 @@ IMPL_FLASHC = "flashc"
 # The portable mma.sync path forced (backend="sm80"), 16-bit FA3 rows only: issue #5 compares it
 # with FlashAttention-2 (sdpa-flash) in the same run.
 IMPL_FLASHC_SM80 = "flashc-sm80"
+# fp8 FA3 rows again with V pre-transposed ([b, h_kv, d, s_k]): what the Hopper path's fp8 kernels
+# take (AUTO picks them for that layout); the "flashc" rows give V in K's layout, the API default.
+IMPL_FLASHC_VT = "flashc-vt"
 SDPA_IMPLS = ("sdpa-cudnn", "sdpa-flash", "sdpa-efficient")
 IMPL_JAX_FP8 = "jax-cudnn-fp8"
 DTYPE_NAMES = {"f16": "float16", "fp16": "float16", "bf16": "bfloat16", "fp8": "float8_e4m3fn",
@@ -200,8 +203,9 @@ class Impls:
         self._jax_fns = {}
 
     # -- flashc --
-    def flashc_fn(self, q, k, v, causal, dtype, backend="auto"):
-        """A no-argument callable running flashc on these tensors, or raise with the reason."""
+    def flashc_fn(self, q, k, v, causal, dtype, backend="auto", vt_only=False):
+        """A no-argument callable running flashc on these tensors, or raise with the reason.
+        vt_only: 8-bit V pre-transposed, without trying V in K's layout first."""
         if self.flashc is None:
             raise RuntimeError(self.flashc_error)
         torch, fc = self.torch, self.flashc
@@ -209,23 +213,30 @@ class Impls:
         if dtype == "int8":
             ds = torch.full((1,), INT8_DESCALE, dtype=torch.float32, device=q.device)
             kw.update(q_descale=ds, k_descale=ds, v_descale=ds)
-        try:
-            fc.flash_attn_func(q, k, v, **kw)
-            return lambda: fc.flash_attn_func(q, k, v, **kw), ""
-        except fc.NotSupportedError as e:
-            if dtype not in ("float8_e4m3fn", "int8"):
-                raise
-            first = e
+        first = None
+        if not vt_only:
+            try:
+                fc.flash_attn_func(q, k, v, **kw)
+                return lambda: fc.flash_attn_func(q, k, v, **kw), ""
+            except fc.NotSupportedError as e:
+                if dtype not in ("float8_e4m3fn", "int8"):
+                    raise
+                first = e
         # 8-bit paths may want V sequence-innermost ([b, h_kv, d, s_k]); try that layout.
         vt = v.permute(0, 2, 3, 1).contiguous()
         try:
             fc.flash_attn_func(q, k, vt, v_transposed=True, **kw)
         except fc.NotSupportedError:
+            if first is None:
+                raise
             raise first from None
         return lambda: fc.flash_attn_func(q, k, vt, v_transposed=True, **kw), "vT"
 
-    def flashc_backend(self, q, k, v, causal):
+    def flashc_backend(self, q, k, v, causal, vt=False):
         try:
+            if vt:
+                return self.flashc.select_backend(q, k, v.permute(0, 2, 3, 1).contiguous(), causal=causal,
+                                                  v_transposed=True)
             return self.flashc.select_backend(q, k, v, causal=causal)
         except Exception:  # noqa: BLE001
             return "?"
@@ -400,6 +411,8 @@ def run_row(torch, impls, timer, args, dtype, b, s_q, s_k, h_q, h_kv, d, causal,
     names = [IMPL_FLASHC]
     if dtype in ("float16", "bfloat16") and not decode and IMPL_FLASHC_SM80 in args.impls:
         names.append(IMPL_FLASHC_SM80)
+    if dtype == "float8_e4m3fn" and not decode and IMPL_FLASHC_VT in args.impls:
+        names.append(IMPL_FLASHC_VT)
     if dtype in ("float16", "bfloat16"):
         names += [i for i in SDPA_IMPLS if i in args.impls]
     if dtype == "float8_e4m3fn" and IMPL_JAX_FP8 in args.impls:
@@ -418,6 +431,10 @@ def run_row(torch, impls, timer, args, dtype, b, s_q, s_k, h_q, h_kv, d, causal,
             elif impl == IMPL_FLASHC_SM80:
                 fn, note = impls.flashc_fn(q, k, v, causal, dtype, backend="sm80")
                 extra = {"backend": "sm80"}
+                ms = timer(fn)
+            elif impl == IMPL_FLASHC_VT:
+                fn, note = impls.flashc_fn(q, k, v, causal, dtype, vt_only=True)
+                extra = {"backend": impls.flashc_backend(q, k, v, causal, vt=True)}
                 ms = timer(fn)
             elif impl == IMPL_JAX_FP8:
                 fn, jargs = impls.jax_fp8_fn(q, k, v, causal)
@@ -494,7 +511,7 @@ def fa3_tables(results, ceil):
     for dt, d, causal in keys:
         sel = [r for r in rows if (r["dtype"], r["d"], r["causal"]) == (dt, d, causal)]
         seqs = sorted({r["s_q"] for r in sel})
-        impls = [i for i in [IMPL_FLASHC, IMPL_FLASHC_SM80, *SDPA_IMPLS, IMPL_JAX_FP8] if any(r["impl"] == i for r in sel)]
+        impls = [i for i in [IMPL_FLASHC, IMPL_FLASHC_SM80, IMPL_FLASHC_VT, *SDPA_IMPLS, IMPL_JAX_FP8] if any(r["impl"] == i for r in sel)]
         full = {"bf16": "bfloat16", "f16": "float16", "fp8": "float8_e4m3fn", "int8": "int8"}[dt]
         unit = "TOPS" if dt == "int8" else "TFLOPS"
         out.append("\n### %s, d=%d, %s (%s; %% of the %s GEMM ceiling %.0f)" % (
@@ -528,7 +545,7 @@ def decode_tables(results, ceil):
     rows = [r for r in results if r["set"] == "decode"]
     for dt in [x for x in ["bf16", "f16", "fp8", "int8"] if any(r["dtype"] == x for r in rows)]:
         sel = [r for r in rows if r["dtype"] == dt]
-        impls = [i for i in [IMPL_FLASHC, IMPL_FLASHC_SM80, *SDPA_IMPLS, IMPL_JAX_FP8] if any(r["impl"] == i for r in sel)]
+        impls = [i for i in [IMPL_FLASHC, IMPL_FLASHC_SM80, IMPL_FLASHC_VT, *SDPA_IMPLS, IMPL_JAX_FP8] if any(r["impl"] == i for r in sel)]
         out.append("\n### decode, %s (GB/s of K+V read; %% of the device copy rate %.0f GB/s)"
                    % (dt, ceil.get("copy_gbs") or float("nan")))
         ref = cudnn_name(dt)
@@ -596,7 +613,7 @@ def parse_args(argv=None):
     p.add_argument("--dtypes", default="bf16,fp8,int8", help="bf16, f16, fp8, int8 (comma-separated)")
     p.add_argument("--hdims", default="", help="only these head dims (fa3), e.g. 128")
     p.add_argument("--seqlens", default="", help="only these seqlens (fa3 s; decode s_k)")
-    p.add_argument("--impls", default=",".join([IMPL_FLASHC, IMPL_FLASHC_SM80, *SDPA_IMPLS, IMPL_JAX_FP8]),
+    p.add_argument("--impls", default=",".join([IMPL_FLASHC, IMPL_FLASHC_SM80, IMPL_FLASHC_VT, *SDPA_IMPLS, IMPL_JAX_FP8]),
                    help="which implementations to run")
     p.add_argument("--decode-dtypes", default="bf16",
                    help="dtypes of the decode set (default bf16, as the anchors)")

@@ -9,19 +9,19 @@ import json
 import os
 
 SUPTITLE_INCHES = 0.55  # height kept free above the subplots for the two-line title
-IMPL_ORDER = ("flashc", "flashc-sm80", "sdpa-cudnn", "sdpa-flash", "sdpa-efficient", "jax-cudnn-fp8")
+IMPL_ORDER = ("flashc", "flashc-vt", "flashc-sm80", "sdpa-cudnn", "sdpa-flash", "sdpa-efficient", "jax-cudnn-fp8")
 DTYPE_ORDER = ("bf16", "f16", "fp8", "int8")
 PANEL_INCHES = 4.0
 
 
-COLORS = {"flashc": "tab:blue", "flashc-sm80": "tab:cyan", "sdpa-cudnn": "tab:orange", "sdpa-flash": "tab:green",
+COLORS = {"flashc": "tab:blue", "flashc-vt": "tab:brown", "flashc-sm80": "tab:cyan", "sdpa-cudnn": "tab:orange", "sdpa-flash": "tab:green",
           "sdpa-efficient": "tab:red", "jax-cudnn-fp8": "tab:purple"}
 MIN_FIG_INCHES = 8.0
 
 
 def _style(impl):
     # flashc stands out; the others are references. Colours are fixed per implementation.
-    return {"linewidth": 2.6 if impl == "flashc" else 1.4, "marker": "o", "markersize": 4,
+    return {"linewidth": 2.6 if impl in ("flashc", "flashc-vt") else 1.4, "marker": "o", "markersize": 4,
             "color": COLORS.get(impl, "tab:gray")}
 
 

@@ -112,7 +112,8 @@ typedef struct flashc_attention_params {
     flashc_tensor v;              /* same dtype as q */
     flashc_tensor out;            /* q's shape; f16 or bf16 (f32 on the CPU backend) */
     flashc_tensor lse;            /* optional (data may be NULL); float32, natural log */
-    int32_t v_transposed;         /* 1: V given sequence-innermost (8-bit dtypes only) */
+    int32_t v_transposed;         /* 1: V given sequence-innermost (8-bit dtypes only; what the
+                                     Hopper path's fp8 kernels read, rows of 16-byte multiples) */
 
     int32_t batch;                /* b; required for varlen q, else 0 or q.shape[0] */
     const int32_t *cu_seqlens_q;  /* [b+1] int32, may be NULL: varlen q */
@@ -125,7 +126,8 @@ typedef struct flashc_attention_params {
     int64_t page_table_stride;    /* elements between two sequences' rows of page_table */
     int32_t max_pages_per_seq;
 
-    /* 8-bit dequant scales: float32 [b, h_kv] with broadcast strides (stride 0 = one value).
+    /* 8-bit dequant scales: float32 [b, h_kv] with broadcast strides (stride 0 = one value),
+       positive and finite (device memory is not inspected: other values give undefined output).
        q_descale is indexed by the KV head that a query head reads. May be NULL (= 1). */
     flashc_tensor q_descale;
     flashc_tensor k_descale;

@@ -287,14 +287,6 @@ static int prefer_portable_decode(const flashc_problem *p, const flashc_device_i
     return group > 1 || (int64_t)p->b * p->h_q < 2 * (int64_t)dev->num_sms;
 }
 
-/* The Hopper path's fp8 kernels (V pre-transposed) have not been timed against the portable
-   path's 8-bit tiles yet: until they are, AUTO keeps 8-bit inputs on the portable path and the
-   Hopper kernels run when asked for (FLASHC_BACKEND_SM90). */
-static int auto_tries_sm90(const flashc_problem *p)
-{
-    return p->in_dtype == FLASHC_DTYPE_F16 || p->in_dtype == FLASHC_DTYPE_BF16;
-}
-
 /* Resolve AUTO and confirm the chosen GPU path has a kernel for *p on the current device. */
 static flashc_status select_backend(const flashc_problem *p, flashc_backend *chosen, flashc_device_info *dev)
 {
@@ -318,7 +310,7 @@ static flashc_status select_backend(const flashc_problem *p, flashc_backend *cho
         /* Hopper path first where it has a kernel and suits the shape; the portable path covers
            the rest, and decode shapes it serves better. */
         char sm90_why[FLASHC_ERROR_CAPACITY] = "";
-        if (dev->cc_major == 9 && dev->cc_minor == 0 && auto_tries_sm90(p) && !prefer_portable_decode(p, dev)) {
+        if (dev->cc_major == 9 && dev->cc_minor == 0 && !prefer_portable_decode(p, dev)) {
             if (flashc_sm90_check(p, dev) == FLASHC_STATUS_SUCCESS) {
                 *chosen = FLASHC_BACKEND_SM90;
                 return FLASHC_STATUS_SUCCESS;
