@@ -2,7 +2,7 @@
 """Render the README's performance tables from a bench_sdpa.py JSON file.
 
     python3 bench/readme_tables.py bench/results/<date>-h200.json
-        [--flashc-bench bench/results/<date>-h200-flashc_bench.json] [--readme README.md]
+        [--flashc-bench bench/results/<date>-h200-flashc_bench.json] [--readme README.md] [--only 8bit,...]
 
 Prints three markdown tables (bf16 FA3 grid, 8-bit FA3 grid: flashc fp8 and int8 beside cuDNN
 fp8, decode) and, from flashc_bench's JSON (bench/run_all.sh), a fourth: the portable path's
@@ -110,6 +110,7 @@ def main():
     ap.add_argument("json")
     ap.add_argument("--readme")
     ap.add_argument("--flashc-bench", help="flashc_bench JSON (bench/run_all.sh): the decode8 table")
+    ap.add_argument("--only", help="these tables only (comma-separated: bf16, 8bit, decode, decode8)")
     a = ap.parse_args()
     rows = json.load(open(a.json))["results"]
     tables = {
@@ -122,6 +123,9 @@ def main():
     }
     if a.flashc_bench:
         tables["decode8"] = flashc_decode_table(json.load(open(a.flashc_bench))["results"])
+    if a.only:
+        keep = a.only.split(",")
+        tables = {name: t for name, t in tables.items() if name in keep}
     if not a.readme:
         for name, t in tables.items():
             print(f"## {name}\n{t}\n")
