@@ -99,39 +99,50 @@ static __device__ __forceinline__ uint64_t wgmma_desc_advance(uint64_t desc, uin
 #define WGMMA_DREGS_192 "%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31,%32,%33,%34,%35,%36,%37,%38,%39,%40,%41,%42,%43,%44,%45,%46,%47,%48,%49,%50,%51,%52,%53,%54,%55,%56,%57,%58,%59,%60,%61,%62,%63,%64,%65,%66,%67,%68,%69,%70,%71,%72,%73,%74,%75,%76,%77,%78,%79,%80,%81,%82,%83,%84,%85,%86,%87,%88,%89,%90,%91,%92,%93,%94,%95"
 #define WGMMA_DREGS_256 "%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31,%32,%33,%34,%35,%36,%37,%38,%39,%40,%41,%42,%43,%44,%45,%46,%47,%48,%49,%50,%51,%52,%53,%54,%55,%56,%57,%58,%59,%60,%61,%62,%63,%64,%65,%66,%67,%68,%69,%70,%71,%72,%73,%74,%75,%76,%77,%78,%79,%80,%81,%82,%83,%84,%85,%86,%87,%88,%89,%90,%91,%92,%93,%94,%95,%96,%97,%98,%99,%100,%101,%102,%103,%104,%105,%106,%107,%108,%109,%110,%111,%112,%113,%114,%115,%116,%117,%118,%119,%120,%121,%122,%123,%124,%125,%126,%127"
 
-/* D[64xN] (+)= A[64x16] * B[16xN]; A and B in shared memory, K-major, element type T (f16|bf16).
-   Operands after the N/2 accumulators: DA = desc_a, DB = desc_b, P = scale_d (as placeholders). */
-#define WGMMA_DEFINE_SS(N, T, DA, DB, P)                                                              \
-    static __device__ __forceinline__ void wgmma_m64n##N##k16_f32_##T##_##T##_ss(                    \
-        float *d, uint64_t desc_a, uint64_t desc_b, int scale_d)                                       \
+/* The two instruction forms, stamped per shape: NAME the function, K the instruction's k, T the
+   element type, IMM the immediates after scale-d (scale-a, scale-b, then the transpose bits the
+   16-bit forms take; 8-bit forms have none, both operands K-major, §9.7.15.5.1). After the N/2
+   accumulators: DA / A0..A3 = the A descriptor or fragment, DB = desc_b, P = scale_d. */
+#define WGMMA_DEFINE_SS_FORM(NAME, N, K, T, IMM, DA, DB, P)                                          \
+    static __device__ __forceinline__ void NAME(float *d, uint64_t desc_a, uint64_t desc_b, int scale_d) \
     {                                                                                                  \
         asm volatile("{\n"                                                                             \
                      ".reg .pred p;\n"                                                                 \
                      "setp.ne.b32 p, %" #P ", 0;\n"                                                    \
-                     "wgmma.mma_async.sync.aligned.m64n" #N "k16.f32." #T "." #T " "                   \
-                     "{" WGMMA_DREGS_##N "}, %" #DA ", %" #DB ", p, 1, 1, 0, 0;\n"                     \
+                     "wgmma.mma_async.sync.aligned.m64n" #N "k" #K ".f32." #T "." #T " "               \
+                     "{" WGMMA_DREGS_##N "}, %" #DA ", %" #DB ", p, " IMM ";\n"                        \
                      "}\n"                                                                             \
                      : WGMMA_DOPS_##N                                                                  \
                      : "l"(desc_a), "l"(desc_b), "r"(scale_d));                                        \
     }
-
-/* D[64xN] (+)= A[64x16] * B[16xN]; A in registers (4 x b32, pairs of T), B in shared memory
-   MN-major (transpose-B bit set). Operands after the accumulators: A0 .. A0+3 = a[0..3],
-   DB = desc_b, P = scale_d. */
-#define WGMMA_DEFINE_RS(N, T, A0, A1, A2, A3, DB, P)                                                  \
-    static __device__ __forceinline__ void wgmma_m64n##N##k16_f32_##T##_##T##_rs_bmn(                \
-        float *d, const uint32_t *a, uint64_t desc_b, int scale_d)                                     \
+#define WGMMA_DEFINE_RS_FORM(NAME, N, K, T, IMM, A0, A1, A2, A3, DB, P)                              \
+    static __device__ __forceinline__ void NAME(float *d, const uint32_t *a, uint64_t desc_b, int scale_d) \
     {                                                                                                  \
         asm volatile("{\n"                                                                             \
                      ".reg .pred p;\n"                                                                 \
                      "setp.ne.b32 p, %" #P ", 0;\n"                                                    \
-                     "wgmma.mma_async.sync.aligned.m64n" #N "k16.f32." #T "." #T " "                   \
+                     "wgmma.mma_async.sync.aligned.m64n" #N "k" #K ".f32." #T "." #T " "               \
                      "{" WGMMA_DREGS_##N "}, {%" #A0 ", %" #A1 ", %" #A2 ", %" #A3 "}, %" #DB          \
-                     ", p, 1, 1, 1;\n"                                                                 \
+                     ", p, " IMM ";\n"                                                                 \
                      "}\n"                                                                             \
                      : WGMMA_DOPS_##N                                                                  \
                      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc_b), "r"(scale_d));         \
     }
+
+/* D[64xN] (+)= A[64x16] * B[16xN]; A and B in shared memory, K-major, element type T (f16|bf16). */
+#define WGMMA_DEFINE_SS(N, T, DA, DB, P) \
+    WGMMA_DEFINE_SS_FORM(wgmma_m64n##N##k16_f32_##T##_##T##_ss, N, 16, T, "1, 1, 0, 0", DA, DB, P)
+/* D[64xN] (+)= A[64x16] * B[16xN]; A in registers (4 x b32, pairs of T), B in shared memory
+   MN-major (transpose-B bit set). */
+#define WGMMA_DEFINE_RS(N, T, A0, A1, A2, A3, DB, P) \
+    WGMMA_DEFINE_RS_FORM(wgmma_m64n##N##k16_f32_##T##_##T##_rs_bmn, N, 16, T, "1, 1, 1", A0, A1, A2, A3, DB, P)
+/* 8-bit: D[64xN] (+)= A[64x32] * B[32xN], T = e4m3, both operands K-major. A fragment in registers
+   (RS): 4 x b32, byte e of register q is row 16*warp + lane/4 + 8(q&1), k = 16(q>>1) +
+   4*(lane%4) + e (not the accumulator layout: see the Hopper kernel's P packing). */
+#define WGMMA_DEFINE_SS8(N, T, DA, DB, P) \
+    WGMMA_DEFINE_SS_FORM(wgmma_m64n##N##k32_f32_##T##_##T##_ss, N, 32, T, "1, 1", DA, DB, P)
+#define WGMMA_DEFINE_RS8(N, T, A0, A1, A2, A3, DB, P) \
+    WGMMA_DEFINE_RS_FORM(wgmma_m64n##N##k32_f32_##T##_##T##_rs, N, 32, T, "1, 1", A0, A1, A2, A3, DB, P)
 
 WGMMA_DEFINE_SS(64, bf16, 32, 33, 34)
 WGMMA_DEFINE_SS(80, bf16, 40, 41, 42)
@@ -157,38 +168,6 @@ WGMMA_DEFINE_SS(192, f16, 96, 97, 98)
 WGMMA_DEFINE_RS(64, f16, 32, 33, 34, 35, 36, 37)
 WGMMA_DEFINE_RS(128, f16, 64, 65, 66, 67, 68, 69)
 WGMMA_DEFINE_RS(256, f16, 128, 129, 130, 131, 132, 133)
-
-/* 8-bit forms (§9.7.15.5.1: k = 32 bytes per instruction; no transpose immediates, so both
-   operands are K-major). D[64xN] (+)= A[64x32] * B[32xN], f32 accumulators, T = e4m3.
-   A fragment in registers (RS): 4 x b32, byte e of register q is row 16*warp + lane/4 + 8(q&1),
-   k = 16(q>>1) + 4*(lane%4) + e (not the accumulator layout: see the Hopper kernel's P packing). */
-#define WGMMA_DEFINE_SS8(N, T, DA, DB, P)                                                             \
-    static __device__ __forceinline__ void wgmma_m64n##N##k32_f32_##T##_##T##_ss(                    \
-        float *d, uint64_t desc_a, uint64_t desc_b, int scale_d)                                       \
-    {                                                                                                  \
-        asm volatile("{\n"                                                                             \
-                     ".reg .pred p;\n"                                                                 \
-                     "setp.ne.b32 p, %" #P ", 0;\n"                                                    \
-                     "wgmma.mma_async.sync.aligned.m64n" #N "k32.f32." #T "." #T " "                   \
-                     "{" WGMMA_DREGS_##N "}, %" #DA ", %" #DB ", p, 1, 1;\n"                           \
-                     "}\n"                                                                             \
-                     : WGMMA_DOPS_##N                                                                  \
-                     : "l"(desc_a), "l"(desc_b), "r"(scale_d));                                        \
-    }
-#define WGMMA_DEFINE_RS8(N, T, A0, A1, A2, A3, DB, P)                                                 \
-    static __device__ __forceinline__ void wgmma_m64n##N##k32_f32_##T##_##T##_rs(                    \
-        float *d, const uint32_t *a, uint64_t desc_b, int scale_d)                                     \
-    {                                                                                                  \
-        asm volatile("{\n"                                                                             \
-                     ".reg .pred p;\n"                                                                 \
-                     "setp.ne.b32 p, %" #P ", 0;\n"                                                    \
-                     "wgmma.mma_async.sync.aligned.m64n" #N "k32.f32." #T "." #T " "                   \
-                     "{" WGMMA_DREGS_##N "}, {%" #A0 ", %" #A1 ", %" #A2 ", %" #A3 "}, %" #DB          \
-                     ", p, 1, 1;\n"                                                                    \
-                     "}\n"                                                                             \
-                     : WGMMA_DOPS_##N                                                                  \
-                     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc_b), "r"(scale_d));         \
-    }
 
 WGMMA_DEFINE_SS8(128, e4m3, 64, 65, 66)
 WGMMA_DEFINE_SS8(256, e4m3, 128, 129, 130)

@@ -1,5 +1,7 @@
 /* Hopper forward variant: bf16, head dim 256. The kernel body is fwd_kernel.cuh. */
+#ifndef FWD_NAME
 #define FWD_NAME flashc_sm90_fwd_bf16_d256
+#endif
 #define FWD_ELEM bf16
 #define FWD_ELEM_IS_BF16 1
 #define FWD_HEAD_DIM 256

@@ -2,13 +2,4 @@
    sm90_fwd_params.tail_*); otherwise as fwd_bf16_d256.cu. */
 #define FWD_NAME flashc_sm90_fwd_bf16_d256_tail
 #define FWD_TAIL_SPLIT 1
-#define FWD_ELEM bf16
-#define FWD_ELEM_IS_BF16 1
-#define FWD_HEAD_DIM 256
-#define FWD_CONSUMER_WGS SM90_D256_WGS
-#define FWD_BLOCK_N SM90_D256_BLOCK_N
-#define FWD_KV_STAGES SM90_D256_STAGES
-#define FWD_Q_SLOTS SM90_D256_Q_SLOTS
-#define FWD_O_STAGE SM90_D256_O_STAGE
-#define FWD_LAZY_RESCALE SM90_D256_LAZY_RESCALE
-#include "sm90/fwd_kernel.cuh"
+#include "sm90/fwd_bf16_d256.cu"

@@ -1,5 +1,7 @@
 /* Hopper forward variant: fp8 e4m3 with V pre-transposed, head dim 128. The kernel body is fwd_kernel.cuh. */
+#ifndef FWD_NAME
 #define FWD_NAME flashc_sm90_fwd_e4m3_d128
+#endif
 #define FWD_ELEM e4m3
 #define FWD_ELEM_IS_BF16 0
 #define FWD_ELEM_IS_E4M3 1

@@ -2,14 +2,4 @@
    sm90_fwd_params.tail_*); otherwise as fwd_e4m3_d128.cu. */
 #define FWD_NAME flashc_sm90_fwd_e4m3_d128_tail
 #define FWD_TAIL_SPLIT 1
-#define FWD_ELEM e4m3
-#define FWD_ELEM_IS_BF16 0
-#define FWD_ELEM_IS_E4M3 1
-#define FWD_HEAD_DIM 128
-#define FWD_CONSUMER_WGS SM90_E4M3_D128_WGS
-#define FWD_BLOCK_N SM90_E4M3_D128_BLOCK_N
-#define FWD_KV_STAGES SM90_E4M3_D128_STAGES
-#define FWD_Q_SLOTS SM90_E4M3_D128_Q_SLOTS
-#define FWD_O_STAGE SM90_E4M3_D128_O_STAGE
-#define FWD_LAZY_RESCALE SM90_E4M3_D128_LAZY_RESCALE
-#include "sm90/fwd_kernel.cuh"
+#include "sm90/fwd_e4m3_d128.cu"

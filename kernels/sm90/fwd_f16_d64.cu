@@ -1,5 +1,7 @@
 /* Hopper forward variant: f16, head dim 64. The kernel body is fwd_kernel.cuh. */
+#ifndef FWD_NAME
 #define FWD_NAME flashc_sm90_fwd_f16_d64
+#endif
 #define FWD_ELEM f16
 #define FWD_ELEM_IS_BF16 0
 #define FWD_HEAD_DIM 64

@@ -2,13 +2,4 @@
    sm90_fwd_params.tail_*); otherwise as fwd_f16_d64_long.cu. */
 #define FWD_NAME flashc_sm90_fwd_f16_d64_long_tail
 #define FWD_TAIL_SPLIT 1
-#define FWD_ELEM f16
-#define FWD_ELEM_IS_BF16 0
-#define FWD_HEAD_DIM 64
-#define FWD_CONSUMER_WGS SM90_D64_LONG_WGS
-#define FWD_BLOCK_N SM90_D64_LONG_BLOCK_N
-#define FWD_KV_STAGES SM90_D64_LONG_STAGES
-#define FWD_Q_SLOTS SM90_D64_LONG_Q_SLOTS
-#define FWD_O_STAGE SM90_D64_LONG_O_STAGE
-#define FWD_LAZY_RESCALE SM90_D64_LONG_LAZY_RESCALE
-#include "sm90/fwd_kernel.cuh"
+#include "sm90/fwd_f16_d64_long.cu"

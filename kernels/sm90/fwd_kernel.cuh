@@ -420,17 +420,22 @@ static __device__ void fwd_producer(const sm90_fwd_params *p, const fwd_smem *s)
 }
 
 /* ---- Consumer: GEMMs --------------------------------------------------------------------- */
-/* S[64 x N] = Q[64 x D] K[N x D]^T: both K-major; k-step kk is panel kk/4, + 32 B per step. */
+/* Bytes from a K-major operand tile's start to its k-step kk: panel kk/4 (panels panel_bytes
+   apart), + 32 B per step inside the panel's 128-byte rows. */
+static __device__ __forceinline__ uint32_t fwd_kmajor_step(int kk, uint32_t panel_bytes)
+{
+    return (kk / FWD_K_STEPS_PER_PANEL) * panel_bytes + (kk % FWD_K_STEPS_PER_PANEL) * FWD_MMA_K_BYTES;
+}
+
+/* S[64 x N] = Q[64 x D] K[N x D]^T: both K-major. */
 static __device__ __forceinline__ void fwd_issue_qk(float *s, uint32_t q, uint32_t k)
 {
     const uint64_t da0 = wgmma_desc_sw128(q, 16, FWD_SWIZZLE_GROUP_BYTES);
     const uint64_t db0 = wgmma_desc_sw128(k, 16, FWD_SWIZZLE_GROUP_BYTES);
 #pragma unroll
     for (int kk = 0; kk < FWD_D / FWD_MMA_K; ++kk) {
-        const uint32_t off = (kk % FWD_K_STEPS_PER_PANEL) * FWD_MMA_K_BYTES;
-        const uint32_t panel = kk / FWD_K_STEPS_PER_PANEL;
-        const uint64_t da = wgmma_desc_advance(da0, panel * FWD_Q_PANEL_BYTES + off);
-        const uint64_t db = wgmma_desc_advance(db0, panel * FWD_KV_PANEL_BYTES + off);
+        const uint64_t da = wgmma_desc_advance(da0, fwd_kmajor_step(kk, FWD_Q_PANEL_BYTES));
+        const uint64_t db = wgmma_desc_advance(db0, fwd_kmajor_step(kk, FWD_KV_PANEL_BYTES));
         FWD_WGMMA_QK(s, da, db, kk > 0);
     }
 }
@@ -446,9 +451,7 @@ static __device__ __forceinline__ void fwd_issue_pv(float *o, const uint32_t *pf
     const uint64_t db0 = wgmma_desc_sw128(v, 16, FWD_SWIZZLE_GROUP_BYTES);
 #pragma unroll
     for (int kk = 0; kk < FWD_N / FWD_MMA_K; ++kk) {
-        const uint32_t off = (kk % FWD_K_STEPS_PER_PANEL) * FWD_MMA_K_BYTES;
-        const uint32_t panel = kk / FWD_K_STEPS_PER_PANEL;
-        const uint64_t db = wgmma_desc_advance(db0, panel * FWD_VT_PANEL_BYTES + off);
+        const uint64_t db = wgmma_desc_advance(db0, fwd_kmajor_step(kk, FWD_VT_PANEL_BYTES));
         FWD_WGMMA_PV(o, pf + 4 * kk, db, kk > 0 || accumulate);
     }
 #else
