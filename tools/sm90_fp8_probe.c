@@ -12,7 +12,7 @@
       of k - pi(i); scrambled columns (V^T layout) show as no close match at all, and the column
       map then says which V column each output column came from.
    Prints the findings and exits 1 if either check fails. Build on the device:
-     gcc -O2 -std=c11 -I include -I /usr/local/cuda/include tools/sm90_fp8_probe.c -o /tmp/probe \
+     gcc -O2 -std=c11 -I include -I src -I /usr/local/cuda/include tools/sm90_fp8_probe.c -o /tmp/probe \
          -L BUILD -lflashc -L/usr/local/cuda/lib64 -lcudart -lm && LD_LIBRARY_PATH=BUILD /tmp/probe 128 */
 #include <math.h>
 #include <stdint.h>
@@ -21,38 +21,13 @@
 #include <string.h>
 #include <cuda_runtime.h>
 #include "flashc.h"
+#include "numeric.h" /* the library's own e4m3 / bf16 codecs */
 #include "tool_check.h"
 
 #define SQ 128
 #define SK 256
 #define ONEHOT_KEYS 128 /* one key block: the one-hot keys need d >= keys */
 #define MATCH_TOL 0.05  /* |O - V[k]| max over a row that counts as "took key k" */
-
-/* float -> e4m3 (1-4-3, bias 7, no infinities, 0x7f NaN), round to nearest even; exact for the
-   values used here (small integers and halves). */
-static uint8_t to_e4m3(float f)
-{
-    const uint8_t sign = f < 0 ? 0x80 : 0;
-    float a = fabsf(f);
-    if (a == 0.0f) return sign;
-    int e;
-    float m = frexpf(a, &e); /* a = m 2^e, m in [0.5, 1) */
-    int exp = e - 1 + 7;     /* a = (2m) 2^(e-1) */
-    if (exp < 1) {           /* subnormal: a = k 2^-9 */
-        long k = lrintf(a * 512.0f);
-        return (uint8_t)(sign | (uint8_t)k);
-    }
-    long q = lrintf((2.0f * m - 1.0f) * 8.0f); /* 3 mantissa bits */
-    if (q == 8) q = 0, ++exp;
-    if (exp > 15 || (exp == 15 && q == 7)) return (uint8_t)(sign | 0x7e); /* 448 */
-    return (uint8_t)(sign | exp << 3 | q);
-}
-
-static float from_bf16(uint16_t h)
-{
-    union { uint32_t u; float f; } v = {(uint32_t)h << 16};
-    return v.f;
-}
 
 static int run(int d, const uint8_t *q, const uint8_t *k, const uint8_t *vt, float scale, float *o, float *lse)
 {
@@ -90,7 +65,7 @@ static int run(int d, const uint8_t *q, const uint8_t *k, const uint8_t *vt, flo
     if (!hout) return -1;
     CHECK(cudaMemcpy(hout, dout, (size_t)SQ * d * 2, cudaMemcpyDeviceToHost));
     CHECK(cudaMemcpy(lse, dlse, SQ * sizeof(float), cudaMemcpyDeviceToHost));
-    for (int i = 0; i < SQ * d; ++i) o[i] = from_bf16(hout[i]);
+    for (int i = 0; i < SQ * d; ++i) o[i] = flashc_bf16_to_float(hout[i]);
     free(hout);
     cudaFree(dq), cudaFree(dk), cudaFree(dvt), cudaFree(dout), cudaFree(dlse);
     return 0;
@@ -111,7 +86,7 @@ int main(int argc, char **argv)
     for (int j = 0; j < SK; ++j)
         for (int c = 0; c < d; ++c) {
             v[j * d + c] = (float)(rand() % 17 - 8) * 0.5f;
-            vt[c * SK + j] = to_e4m3(v[j * d + c]); /* V^T [d, s_k] */
+            vt[c * SK + j] = flashc_float_to_e4m3(v[j * d + c]); /* V^T [d, s_k] */
         }
     int fails = 0;
 
@@ -147,8 +122,8 @@ int main(int argc, char **argv)
     for (int i = 0; i < ONEHOT_KEYS; ++i) pi[i] = (i * 37 + 11) % ONEHOT_KEYS;
     memset(q, 0, (size_t)SQ * d);
     memset(k, 0, (size_t)SK * d);
-    for (int j = 0; j < ONEHOT_KEYS; ++j) k[j * d + j] = to_e4m3(16.0f); /* keys >= 128 stay 0 */
-    for (int i = 0; i < SQ; ++i) q[i * d + pi[i % ONEHOT_KEYS]] = to_e4m3(16.0f);
+    for (int j = 0; j < ONEHOT_KEYS; ++j) k[j * d + j] = flashc_float_to_e4m3(16.0f); /* keys >= 128 stay 0 */
+    for (int i = 0; i < SQ; ++i) q[i * d + pi[i % ONEHOT_KEYS]] = flashc_float_to_e4m3(16.0f);
     if (run(d, q, k, vt, 1.0f / 16.0f, o, lse)) return 1;
     int right = 0, wrong = 0, unmatched = 0;
     for (int i = 0; i < SQ; ++i) {

@@ -12,7 +12,7 @@
  * register placeholders and operands. Only the shapes the kernels use are provided:
  *   SS (A and B from shared memory, both K-major):     m64nNk16, N in {64..192 step 16}
  *   RS (A from registers, B from shared memory MN-major): m64nNk16, N in {64, 128, 256}
- *   8-bit e4m3 (both operands K-major): SS and RS m64nNk32, N in {128, 256}
+ *   8-bit e4m3 (both operands K-major): SS m64n128k32; RS m64nNk32, N in {128, 256}
  * `scale_d` = 0 overwrites D (D = A*B), 1 accumulates.
  */
 #ifndef FLASHC_PTX_WGMMA_H
@@ -170,7 +170,6 @@ WGMMA_DEFINE_RS(128, f16, 64, 65, 66, 67, 68, 69)
 WGMMA_DEFINE_RS(256, f16, 128, 129, 130, 131, 132, 133)
 
 WGMMA_DEFINE_SS8(128, e4m3, 64, 65, 66)
-WGMMA_DEFINE_SS8(256, e4m3, 128, 129, 130)
 WGMMA_DEFINE_RS8(128, e4m3, 64, 65, 66, 67, 68, 69)
 WGMMA_DEFINE_RS8(256, e4m3, 128, 129, 130, 131, 132, 133)
 
