@@ -103,11 +103,14 @@
 #define FWD_P_OFFSET_LOG2 0.0f
 #define FWD_RESCALE_SLACK_LOG2 8.0f         /* stale-max slack (log2 units) of the lazy rescale */
 #endif
-#define FWD_PANEL_COLS (SM90_PANEL_ROW_BYTES / FWD_ELEM_BYTES) /* input columns per 128-byte panel row */
+/* Q and K rows in shared memory: 128-byte panels, or one 64-byte panel where a whole row is 64 bytes
+   (8-bit d64), which takes the 64-byte swizzle. */
+#define FWD_QK_ROW_BYTES (FWD_D * FWD_ELEM_BYTES < SM90_PANEL_ROW_BYTES ? FWD_D * FWD_ELEM_BYTES : SM90_PANEL_ROW_BYTES)
+#define FWD_PANEL_COLS (FWD_QK_ROW_BYTES / FWD_ELEM_BYTES) /* input columns per Q / K panel row */
 #define FWD_PANELS (FWD_D / FWD_PANEL_COLS)
 #define FWD_O_PANELS (FWD_D / SM90_PANEL_COLS) /* O is 16-bit: 64 columns per panel */
-#define FWD_Q_PANEL_BYTES (FWD_M * SM90_PANEL_ROW_BYTES)
-#define FWD_KV_PANEL_BYTES (FWD_N * SM90_PANEL_ROW_BYTES)
+#define FWD_Q_PANEL_BYTES (FWD_M * FWD_QK_ROW_BYTES)
+#define FWD_KV_PANEL_BYTES (FWD_N * FWD_QK_ROW_BYTES)
 #define FWD_Q_BYTES (FWD_Q_PANEL_BYTES * FWD_PANELS)
 #define FWD_KV_BYTES (FWD_KV_PANEL_BYTES * FWD_PANELS)
 #ifndef FWD_O_STAGE
@@ -120,8 +123,8 @@
 #define FWD_CHUNKS_PER_ROW (SM90_PANEL_ROW_BYTES / FWD_CHUNK_BYTES) /* chunk c of row r at c ^ (r % 8) */
 #define FWD_MMA_K_BYTES 32                  /* k of one wgmma: 16 16-bit or 32 8-bit elements */
 #define FWD_MMA_K (FWD_MMA_K_BYTES / FWD_ELEM_BYTES)
-#define FWD_K_STEPS_PER_PANEL (SM90_PANEL_ROW_BYTES / FWD_MMA_K_BYTES)
 #define FWD_SWIZZLE_GROUP_BYTES (8 * SM90_PANEL_ROW_BYTES) /* 8 rows x 128 B: one swizzle atom */
+#define FWD_QK_SWIZZLE_GROUP_BYTES (8 * FWD_QK_ROW_BYTES)  /* Q / K: 8 rows of their panels */
 #define FWD_S_REGS (FWD_N / 2)
 #define FWD_P_REGS (FWD_N * FWD_ELEM_BYTES / 8) /* two rows x N/4 keys per thread, 4 bytes a register */
 #define FWD_O_REGS (FWD_D / 2)
@@ -138,10 +141,11 @@
 #if FWD_N % 16 != 0 || FWD_N > 256 || FWD_D % FWD_PANEL_COLS != 0
 #error "fwd_kernel.cuh: unsupported tile shape"
 #endif
-#if FWD_ELEM_IS_E4M3 && FWD_N % FWD_PANEL_COLS != 0
+#define FWD_VT_PANEL_KEYS SM90_PANEL_ROW_BYTES              /* 8-bit V^T: [D rows x 128 keys] per panel */
+#define FWD_VT_PANEL_BYTES (FWD_D * SM90_PANEL_ROW_BYTES)
+#if FWD_ELEM_IS_E4M3 && FWD_N % FWD_VT_PANEL_KEYS != 0
 #error "fwd_kernel.cuh: 8-bit V^T boxes are 128 keys wide: BLOCK_N must be a multiple of 128"
 #endif
-#define FWD_VT_PANEL_BYTES (FWD_D * SM90_PANEL_ROW_BYTES) /* 8-bit V^T: [D rows x 128 keys] per panel */
 
 /* wgmma wrapper for this variant's element type and shapes (two-step paste expands the macros). */
 #if FWD_ELEM_IS_E4M3
@@ -374,8 +378,8 @@ static __device__ __forceinline__ void fwd_load_v(uint32_t dst, const CUtensorMa
                                                   int32_t batch, uint32_t bar, uint64_t policy)
 {
 #if FWD_ELEM_IS_E4M3
-    for (int c = 0; c < FWD_N / FWD_PANEL_COLS; ++c)
-        cp_async_bulk_tensor_4d_shared_global(dst + c * FWD_VT_PANEL_BYTES, map, key0 + c * FWD_PANEL_COLS, 0, head,
+    for (int c = 0; c < FWD_N / FWD_VT_PANEL_KEYS; ++c)
+        cp_async_bulk_tensor_4d_shared_global(dst + c * FWD_VT_PANEL_BYTES, map, key0 + c * FWD_VT_PANEL_KEYS, 0, head,
                                               batch, bar, policy);
 #else
     fwd_load_tile(dst, FWD_KV_PANEL_BYTES, map, key0, head, batch, bar, policy);
@@ -420,22 +424,31 @@ static __device__ void fwd_producer(const sm90_fwd_params *p, const fwd_smem *s)
 }
 
 /* ---- Consumer: GEMMs --------------------------------------------------------------------- */
-/* Bytes from a K-major operand tile's start to its k-step kk: panel kk/4 (panels panel_bytes
-   apart), + 32 B per step inside the panel's 128-byte rows. */
-static __device__ __forceinline__ uint32_t fwd_kmajor_step(int kk, uint32_t panel_bytes)
+/* Bytes from a K-major operand tile's start to its k-step kk: rows of row_bytes (128, or 64 for
+   8-bit d64's Q and K) hold row_bytes / 32 steps of 32 B; further steps go to the next panel,
+   panel_bytes on. */
+static __device__ __forceinline__ uint32_t fwd_kmajor_step(int kk, uint32_t row_bytes, uint32_t panel_bytes)
 {
-    return (kk / FWD_K_STEPS_PER_PANEL) * panel_bytes + (kk % FWD_K_STEPS_PER_PANEL) * FWD_MMA_K_BYTES;
+    const int steps = row_bytes / FWD_MMA_K_BYTES;
+    return (kk / steps) * panel_bytes + (kk % steps) * FWD_MMA_K_BYTES;
+}
+
+/* Q / K operand descriptor: 128-byte swizzle, or 64-byte where their rows are 64 bytes. */
+static __device__ __forceinline__ uint64_t fwd_qk_desc(uint32_t addr)
+{
+    return FWD_QK_ROW_BYTES == SM90_PANEL_ROW_BYTES ? wgmma_desc_sw128(addr, 16, FWD_QK_SWIZZLE_GROUP_BYTES)
+                                                    : wgmma_desc_sw64(addr, 16, FWD_QK_SWIZZLE_GROUP_BYTES);
 }
 
 /* S[64 x N] = Q[64 x D] K[N x D]^T: both K-major. */
 static __device__ __forceinline__ void fwd_issue_qk(float *s, uint32_t q, uint32_t k)
 {
-    const uint64_t da0 = wgmma_desc_sw128(q, 16, FWD_SWIZZLE_GROUP_BYTES);
-    const uint64_t db0 = wgmma_desc_sw128(k, 16, FWD_SWIZZLE_GROUP_BYTES);
+    const uint64_t da0 = fwd_qk_desc(q);
+    const uint64_t db0 = fwd_qk_desc(k);
 #pragma unroll
     for (int kk = 0; kk < FWD_D / FWD_MMA_K; ++kk) {
-        const uint64_t da = wgmma_desc_advance(da0, fwd_kmajor_step(kk, FWD_Q_PANEL_BYTES));
-        const uint64_t db = wgmma_desc_advance(db0, fwd_kmajor_step(kk, FWD_KV_PANEL_BYTES));
+        const uint64_t da = wgmma_desc_advance(da0, fwd_kmajor_step(kk, FWD_QK_ROW_BYTES, FWD_Q_PANEL_BYTES));
+        const uint64_t db = wgmma_desc_advance(db0, fwd_kmajor_step(kk, FWD_QK_ROW_BYTES, FWD_KV_PANEL_BYTES));
         FWD_WGMMA_QK(s, da, db, kk > 0);
     }
 }
@@ -451,7 +464,7 @@ static __device__ __forceinline__ void fwd_issue_pv(float *o, const uint32_t *pf
     const uint64_t db0 = wgmma_desc_sw128(v, 16, FWD_SWIZZLE_GROUP_BYTES);
 #pragma unroll
     for (int kk = 0; kk < FWD_N / FWD_MMA_K; ++kk) {
-        const uint64_t db = wgmma_desc_advance(db0, fwd_kmajor_step(kk, FWD_VT_PANEL_BYTES));
+        const uint64_t db = wgmma_desc_advance(db0, fwd_kmajor_step(kk, SM90_PANEL_ROW_BYTES, FWD_VT_PANEL_BYTES));
         FWD_WGMMA_PV(o, pf + 4 * kk, db, kk > 0 || accumulate);
     }
 #else
@@ -627,7 +640,7 @@ static __device__ __forceinline__ void fwd_issue_first_qk(const fwd_smem *sm, in
     mbarrier_wait_parity(fwd_bar(sm, FWD_K_FULL, stage), parity);
     fwd_turn_wait(cwg);
     wgmma_fence();
-    fwd_issue_qk(s, fwd_q(sm, q_slot) + cwg * FWD_WG_ROWS * SM90_PANEL_ROW_BYTES, fwd_k(sm, stage));
+    fwd_issue_qk(s, fwd_q(sm, q_slot) + cwg * FWD_WG_ROWS * FWD_QK_ROW_BYTES, fwd_k(sm, stage));
     wgmma_commit_group();
     fwd_turn_pass(cwg);
 }
@@ -683,7 +696,7 @@ static __device__ __forceinline__ void fwd_mainloop(const sm90_fwd_params *p, co
                                                     float *row_sum)
 {
     const uint32_t q_slot = tile_iter % FWD_Q_SLOTS;
-    const uint32_t q = fwd_q(sm, q_slot) + cwg * FWD_WG_ROWS * SM90_PANEL_ROW_BYTES;
+    const uint32_t q = fwd_q(sm, q_slot) + cwg * FWD_WG_ROWS * FWD_QK_ROW_BYTES;
     float corr[2];
     uint32_t pf[FWD_P_REGS];
     uint32_t kv = *kv_counter;

@@ -47,6 +47,13 @@
    a K/V stage is half the 16-bit one's bytes; V^T boxes are 128 keys wide (BLOCK_N a multiple of
    128). Shapes as FA3's V-column-major fp8 tiles, unmeasured here: the ring depth and BLOCK_N
    are the first knobs to sweep. */
+/* d64: Q / K rows are 64 bytes (64-byte swizzle), three consumer warpgroups as FA3's fp8 d64 */
+#define SM90_E4M3_D64_WGS 3
+#define SM90_E4M3_D64_BLOCK_N 128
+#define SM90_E4M3_D64_STAGES 2
+#define SM90_E4M3_D64_Q_SLOTS 2
+#define SM90_E4M3_D64_O_STAGE 1       /* 83,200 B */
+#define SM90_E4M3_D64_LAZY_RESCALE 1
 #define SM90_E4M3_D128_WGS 2
 #define SM90_E4M3_D128_BLOCK_N 128
 #define SM90_E4M3_D128_STAGES 2
@@ -89,7 +96,7 @@
 /* ---- Kernel parameters -------------------------------------------------------------------- */
 typedef struct sm90_fwd_params {
     CUtensorMap tmap_q; /* dims {d, s_q, h_q, b}, box {64, BLOCK_M, 1, 1} */
-    CUtensorMap tmap_k; /* dims {d, s_k, h_kv, b}, box {64, BLOCK_N, 1, 1} (8-bit: {128, ...}) */
+    CUtensorMap tmap_k; /* dims {d, s_k, h_kv, b}, box {64, BLOCK_N, 1, 1} (8-bit: {min(d, 128), ...}) */
     CUtensorMap tmap_v; /* as k; 8-bit V^T: dims {s_k, d, h_kv, b}, box {128, d, 1, 1} */
     void *o;            /* [b, s_q, h_q, d] through o_stride */
     float *lse;         /* [b, h_q, s_q] through lse_stride, or NULL */
@@ -158,6 +165,8 @@ SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_f16_d64_long_tail);
 SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_f16_d128_tail);
 SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_f16_d256_tail);
 /* fp8 e4m3, V pre-transposed (fwd_e4m3_d<D>[_tail].cu). */
+SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_e4m3_d64);
+SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_e4m3_d64_tail);
 SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_e4m3_d128);
 SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_e4m3_d256);
 SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_e4m3_d128_tail);

@@ -1341,9 +1341,9 @@ static void eight_bit_cases(flashc_dtype dt, int d)
    backend runs them (the portable path takes padded V^T rows as well). */
 static void sm90_fp8_cases(void)
 {
-    const int dims[2] = {128, 256};
+    const int dims[3] = {64, 128, 256};
     tcase c;
-    for (int k = 0; k < 2; ++k) {
+    for (int k = 0; k < 3; ++k) {
         const int d = dims[k];
         c = base_case(FLASHC_DTYPE_FP8_E4M3, d); c.vtpad = 1;
         named(&c, "fp8 vt padded plain"); run_case(c);
