@@ -6,6 +6,8 @@
  *   FWD_ELEM         bf16 | f16 | e4m3   (Q, K, V element type; token used in wgmma wrapper names)
  *   FWD_ELEM_IS_BF16 1 | 0
  *   FWD_ELEM_IS_E4M3 0 | 1      (1: 8-bit inputs with V pre-transposed, [b, h_kv, d, s_k]; see below)
+ *   FWD_V_ROWS       0 | 1      (8-bit only; 1: V in K's layout, transposed in shared memory by the
+ *                                producer warpgroup's other warps, see below)
  *   FWD_HEAD_DIM     64 | 128 | 256
  *   FWD_BLOCK_N      keys per K/V tile (multiple of 16, one of the SS shapes in ptx/wgmma.h)
  *
@@ -19,7 +21,8 @@
  *                                and code cost 0.5-4 % at 2k when compiled in, see docs/sm90.md v12)
  *
  * Budget (per block; one block per SM, 128 x (1 + WGS) threads):
- *   warpgroup 0   producer: one thread issues every TMA load; 24 registers (setmaxnreg.dec)
+ *   warpgroup 0   producer: one thread issues every TMA load (FWD_V_ROWS: warps 1-3 transpose
+ *                  V); 24 registers (setmaxnreg.dec)
  *   warpgroups 1.. consumers: 64 query rows each; 240 registers (2 WGs) or 160 (3 WGs)
  *                  registers/thread: S = BLOCK_N/2 f32, P = BLOCK_N/4 b32 (BLOCK_N/8 for 8-bit),
  *                  O = D/2 f32
@@ -40,6 +43,10 @@
  * (small probabilities keep their bits; 1/rowsum cancels it); its accumulator layout is not the
  * 8-bit A-fragment layout, so fwd_convert_p exchanges halves inside each lane quad (two shuffles
  * per 8 bytes). q_descale * k_descale scales the scores, v_descale the output (per batch, KV head).
+ * FWD_V_ROWS: V arrives in K's layout and warps 1-3 of the producer warpgroup rewrite each stage as
+ * V^T (ldmatrix.trans, byte permutes, stmatrix; sm90_vt8.h) into a V^T ring beside it. Inside each
+ * 16 keys they store the keys in the order a lane's accumulators hold them, so P needs no lane
+ * exchange: each lane packs its own scores (fwd_convert_p).
  *
  * Schedule per tile; key blocks run high -> low so the masked ones (causal diagonal, s_k tail)
  * come first:
@@ -70,6 +77,8 @@
 #include "ptx/wgmma.h"
 #include "sm90/sm90_fwd.cuh"
 #include "sm90/sm90_p8.h"
+#include "sm90/sm90_vt8.h"
+#include "ptx/ldmatrix.h"
 
 /* ---- Budget ------------------------------------------------------------------------------ */
 #define FWD_D FWD_HEAD_DIM
@@ -82,7 +91,15 @@
 #define FWD_THREADS (FWD_WG_THREADS * (1 + FWD_WGS))
 #define FWD_CONSUMER_WARPS (FWD_WGS * FWD_WG_THREADS / 32)
 #define FWD_TURN_THREADS (2 * FWD_WG_THREADS) /* a turn barrier: its owner syncs, the previous WG arrives */
-/* Register split of the 64K-entry file: producer 128 x 24 + consumers WGS x 128 x R <= 65536. */
+#ifndef FWD_V_ROWS
+#define FWD_V_ROWS 0
+#endif
+/* Register split: setmaxnreg moves registers inside the block's own launch allocation (PTX ISA
+   §9.7.19.5, a per-CTA pool), 128 x (1 + WGS) threads x the launch count (65536 / threads,
+   rounded down to 8: 168 for 2 consumer WGs, 128 for 3), so
+   128 x P + WGS x 128 x R <= 64,512 (2 WGs) or 65,536 (3 WGs); a larger sum hangs the consumers'
+   setmaxnreg.inc. 232 registers spill in the 8-bit d256 consumers, so the V transpose
+   (FWD_V_ROWS) is written to fit in 24 as well. */
 #define FWD_PRODUCER_REGS 24
 #if FWD_WGS == 2
 #define FWD_CONSUMER_REGS 240
@@ -116,7 +133,8 @@
 #ifndef FWD_O_STAGE
 #define FWD_O_STAGE 0
 #endif
-#define FWD_SMEM_BYTES SM90_SMEM_BYTES(FWD_D, FWD_M, FWD_N, FWD_STAGES, FWD_Q_SLOTS, FWD_O_STAGE, FWD_ELEM_BYTES)
+#define FWD_SMEM_BYTES                                                                                   \
+    SM90_SMEM_BYTES(FWD_D, FWD_M, FWD_N, FWD_STAGES, FWD_Q_SLOTS, FWD_O_STAGE, FWD_ELEM_BYTES, FWD_V_ROWS)
 #define FWD_O_PANEL_BYTES (FWD_WG_ROWS * SM90_PANEL_ROW_BYTES) /* O stage: one 64-row panel per WG */
 #define FWD_O_STAGE_WG_BYTES (FWD_O_PANEL_BYTES * FWD_O_PANELS)
 #define FWD_CHUNK_BYTES 16                  /* 128B swizzle permutes 16-byte chunks within a row: */
@@ -146,6 +164,14 @@
 #if FWD_ELEM_IS_E4M3 && FWD_N % FWD_VT_PANEL_KEYS != 0
 #error "fwd_kernel.cuh: 8-bit V^T boxes are 128 keys wide: BLOCK_N must be a multiple of 128"
 #endif
+#if FWD_V_ROWS && !FWD_ELEM_IS_E4M3
+#error "fwd_kernel.cuh: FWD_V_ROWS is the 8-bit variant's V layout (16-bit V is read row-major as is)"
+#endif
+#define FWD_VT_BYTES (FWD_D * FWD_N)                  /* one V^T stage (FWD_V_ROWS) */
+#define FWD_TRANSPOSE_WARP0 1                        /* warps 1-3 of the producer warpgroup transpose V */
+#define FWD_TRANSPOSE_WARPS (FWD_WG_THREADS / 32 - FWD_TRANSPOSE_WARP0)
+#define FWD_TRANSPOSE_THREADS (32 * FWD_TRANSPOSE_WARPS)
+#define FWD_VT_UNITS ((FWD_N / SM90_VT8_UNIT_KEYS) * (FWD_D / SM90_VT8_UNIT_COLS))
 
 /* wgmma wrapper for this variant's element type and shapes (two-step paste expands the macros). */
 #if FWD_ELEM_IS_E4M3
@@ -170,17 +196,33 @@
 #define FWD_KERNEL FWD_CAT(FWD_NAME, _kernel)
 
 /* ---- Setup: shared-memory map, tiles ----------------------------------------------------- */
-/* Offsets from the 1 KB-aligned base: Q slots | K stages | V stages | O stage | mbarriers (8 B each).
-   Addresses are computed, not tabled, so a run-time index never sends a table to local memory. */
+/* Offsets from the 1 KB-aligned base: Q slots | K stages | V stages | V^T stages (FWD_V_ROWS) |
+   O stage | mbarriers (8 B each). Addresses are computed, not tabled, so a run-time index never
+   sends a table to local memory. */
 #define FWD_K_OFFSET (FWD_Q_SLOTS * FWD_Q_BYTES)
 #define FWD_V_OFFSET (FWD_K_OFFSET + FWD_STAGES * FWD_KV_BYTES)
-#define FWD_O_OFFSET (FWD_K_OFFSET + 2 * FWD_STAGES * FWD_KV_BYTES)
+#define FWD_VT_OFFSET (FWD_K_OFFSET + 2 * FWD_STAGES * FWD_KV_BYTES)
+#define FWD_O_OFFSET (FWD_VT_OFFSET + FWD_V_ROWS * FWD_STAGES * FWD_VT_BYTES)
 #define FWD_BAR_OFFSET (FWD_O_OFFSET + FWD_O_STAGE * FWD_WGS * FWD_O_STAGE_WG_BYTES)
 #define FWD_MBARRIER_BYTES 8
-enum fwd_barrier { FWD_Q_FULL, FWD_Q_EMPTY, FWD_K_FULL, FWD_K_EMPTY, FWD_V_FULL, FWD_V_EMPTY, FWD_BARRIER_KINDS };
+/* FWD_VT_FULL (FWD_V_ROWS): the stage's V^T is written. Its slot is free again with the stage's
+   V_EMPTY, which also frees the V rows (the transposers wait for the V_FULL that follows it). */
+enum fwd_barrier {
+    FWD_Q_FULL,
+    FWD_Q_EMPTY,
+    FWD_K_FULL,
+    FWD_K_EMPTY,
+    FWD_V_FULL,
+    FWD_V_EMPTY,
+    FWD_VT_FULL
+};
+#define FWD_BARRIER_KINDS (FWD_VT_FULL + FWD_V_ROWS) /* VT_FULL exists with FWD_V_ROWS only */
 
-typedef char fwd_barriers_fit[(FWD_STAGES > FWD_Q_SLOTS ? FWD_STAGES : FWD_Q_SLOTS) * FWD_BARRIER_KINDS *
-                                       FWD_MBARRIER_BYTES <= SM90_BARRIER_BYTES ? 1 : -1];
+#define FWD_BARRIER_SLOTS (FWD_STAGES > FWD_Q_SLOTS ? FWD_STAGES : FWD_Q_SLOTS)
+/* FWD_V_ROWS: after the barriers, a word the producer sets when it has issued its last V */
+#define FWD_DONE_FLAG_OFFSET (FWD_BAR_OFFSET + FWD_BARRIER_SLOTS * FWD_BARRIER_KINDS * FWD_MBARRIER_BYTES)
+typedef char fwd_barriers_fit[FWD_BARRIER_SLOTS * FWD_BARRIER_KINDS * FWD_MBARRIER_BYTES + 4 <= SM90_BARRIER_BYTES ? 1
+                                                                                                                 : -1];
 
 typedef struct fwd_smem {
     uint32_t base; /* shared address of Q slot 0 */
@@ -199,6 +241,17 @@ static __device__ __forceinline__ uint32_t fwd_v(const fwd_smem *s, uint32_t sta
 {
     return s->base + FWD_V_OFFSET + stage * FWD_KV_BYTES;
 }
+/* V^T of a stage (FWD_V_ROWS). */
+static __device__ __forceinline__ uint32_t fwd_vt(const fwd_smem *s, uint32_t stage)
+{
+    return s->base + FWD_VT_OFFSET + stage * FWD_VT_BYTES;
+}
+/* The P.V operand of a stage and the barrier that says it is ready. */
+static __device__ __forceinline__ uint32_t fwd_pv_operand(const fwd_smem *s, uint32_t stage)
+{
+    return FWD_V_ROWS ? fwd_vt(s, stage) : fwd_v(s, stage);
+}
+#define FWD_PV_FULL (FWD_V_ROWS ? FWD_VT_FULL : FWD_V_FULL)
 /* O stage of consumer warpgroup cwg (FWD_O_STAGE). */
 static __device__ __forceinline__ uint32_t fwd_o_stage(const fwd_smem *s, int cwg)
 {
@@ -208,6 +261,12 @@ static __device__ __forceinline__ uint32_t fwd_o_stage(const fwd_smem *s, int cw
 static __device__ __forceinline__ uint32_t fwd_bar(const fwd_smem *s, int kind, uint32_t stage)
 {
     return s->base + FWD_BAR_OFFSET + (stage * FWD_BARRIER_KINDS + kind) * FWD_MBARRIER_BYTES;
+}
+
+/* The producer's done flag (FWD_V_ROWS), as a pointer: plain shared-memory loads and stores. */
+static __device__ __forceinline__ volatile uint32_t *fwd_done_flag(const fwd_smem *s)
+{
+    return (volatile uint32_t *)__cvta_shared_to_generic(s->base + FWD_DONE_FLAG_OFFSET);
 }
 
 static __device__ void fwd_init_barriers(const fwd_smem *s)
@@ -222,7 +281,9 @@ static __device__ void fwd_init_barriers(const fwd_smem *s)
         mbarrier_init(fwd_bar(s, FWD_K_EMPTY, i), FWD_CONSUMER_WARPS);
         mbarrier_init(fwd_bar(s, FWD_V_FULL, i), 1);
         mbarrier_init(fwd_bar(s, FWD_V_EMPTY, i), FWD_CONSUMER_WARPS);
+        if (FWD_V_ROWS) mbarrier_init(fwd_bar(s, FWD_VT_FULL, i), FWD_TRANSPOSE_THREADS);
     }
+    if (FWD_V_ROWS) *fwd_done_flag(s) = 0;
     fence_mbarrier_init_release_cluster();
 }
 
@@ -373,11 +434,12 @@ static __device__ __forceinline__ void fwd_load_tile(uint32_t dst, uint32_t pane
                                               bar, policy);
 }
 
-/* V of key block `key0 ..`: row-major like K, or (8-bit) V^T as panels of [D rows x 128 keys]. */
+/* V of key block `key0 ..`: row-major like K, or (8-bit, unless FWD_V_ROWS) V^T as panels of
+   [D rows x 128 keys]. */
 static __device__ __forceinline__ void fwd_load_v(uint32_t dst, const CUtensorMap *map, int32_t key0, int32_t head,
                                                   int32_t batch, uint32_t bar, uint64_t policy)
 {
-#if FWD_ELEM_IS_E4M3
+#if FWD_ELEM_IS_E4M3 && !FWD_V_ROWS
     for (int c = 0; c < FWD_N / FWD_VT_PANEL_KEYS; ++c)
         cp_async_bulk_tensor_4d_shared_global(dst + c * FWD_VT_PANEL_BYTES, map, key0 + c * FWD_VT_PANEL_KEYS, 0, head,
                                               batch, bar, policy);
@@ -421,7 +483,58 @@ static __device__ void fwd_producer(const sm90_fwd_params *p, const fwd_smem *s)
         }
         ++tile_iter;
     }
+#if FWD_V_ROWS
+    /* No more V for the transposers: the stage after the last one completes its V_FULL phase
+       without a load, with the done flag set. Its previous use must be over first (V_EMPTY), or
+       this arrival would land on the phase of that load. */
+    const uint32_t stage = kv % FWD_STAGES, parity = (kv / FWD_STAGES) & 1;
+    mbarrier_wait_parity(fwd_bar(s, FWD_V_EMPTY, stage), parity ^ 1);
+    *fwd_done_flag(s) = 1;
+    mbarrier_arrive(fwd_bar(s, FWD_V_FULL, stage)); /* release: the flag is seen after the wait */
+#endif
 }
+
+#if FWD_V_ROWS
+/* ---- Producer warps 1-3: V -> V^T (FWD_V_ROWS) ------------------------------------------- */
+/* One stage: warp w of the FWD_TRANSPOSE_WARPS takes units w, w + WARPS, ... (32 keys x 16
+   columns each; sm90_vt8.h has the lane mapping). */
+static __device__ __forceinline__ void fwd_transpose_stage(uint32_t v, uint32_t vt, int warp, int lane)
+{
+    const uint32_t sel_a = SM90_VT8_SEL(lane, 0), sel_b = SM90_VT8_SEL(lane, 1);
+    const int32_t st_col = SM90_VT8_ST_COL(lane), st_key = SM90_VT8_ST_KEY(lane);
+    const int32_t key_units = FWD_N / SM90_VT8_UNIT_KEYS;
+#pragma unroll 1
+    for (int u = warp; u < FWD_VT_UNITS; u += FWD_TRANSPOSE_WARPS) {
+        const int32_t key0 = (u % key_units) * SM90_VT8_UNIT_KEYS, chunk = u / key_units;
+        uint32_t r[4], w[4];
+        ldmatrix_sync_aligned_m8n8_x4_trans_shared_b16(
+            r, v + SM90_VT8_ROW_OFFSET(key0 + lane, chunk, FWD_QK_ROW_BYTES, FWD_KV_PANEL_BYTES));
+#pragma unroll
+        for (int g = 0; g < 2; ++g) {
+            w[2 * g] = __byte_perm(r[2 * g], r[2 * g + 1], sel_a);
+            w[2 * g + 1] = __byte_perm(r[2 * g], r[2 * g + 1], sel_b);
+        }
+        stmatrix_sync_aligned_m8n8_x4_shared_b16(
+            vt + SM90_VT8_T_OFFSET(chunk * SM90_VT8_UNIT_COLS + st_col, key0 + st_key, FWD_VT_PANEL_BYTES), w);
+    }
+}
+
+/* Run by warps 1-3 of the producer warpgroup: every V stage the producer loads, in its order,
+   until the producer's last arrival (done flag). Each thread arrives on VT_FULL once its stores
+   are visible to wgmma. The schedule is not recomputed here: it would not fit in 24 registers. */
+static __device__ void fwd_transposer(const fwd_smem *s, int warp)
+{
+    const int lane = threadIdx.x % 32;
+    for (uint32_t kv = 0;; ++kv) {
+        const uint32_t stage = kv % FWD_STAGES, parity = (kv / FWD_STAGES) & 1;
+        mbarrier_wait_parity(fwd_bar(s, FWD_V_FULL, stage), parity);
+        if (*fwd_done_flag(s)) break;
+        fwd_transpose_stage(fwd_v(s, stage), fwd_vt(s, stage), warp, lane);
+        fence_proxy_async_shared_cta(); /* stmatrix (generic proxy) -> wgmma reads (async proxy) */
+        mbarrier_arrive(fwd_bar(s, FWD_VT_FULL, stage));
+    }
+}
+#endif
 
 /* ---- Consumer: GEMMs --------------------------------------------------------------------- */
 /* Bytes from a K-major operand tile's start to its k-step kk: rows of row_bytes (128, or 64 for
@@ -587,7 +700,22 @@ static __device__ __forceinline__ int fwd_softmax(float *s, float *row_max, floa
     return rescale;
 }
 
-#if FWD_ELEM_IS_E4M3
+#if FWD_V_ROWS
+/* P to the 8-bit A fragment against the in-kernel V^T, whose keys inside each 16 are in
+   accumulator order (sm90_vt8.h): lane t's register for a row holds its own keys 2t, 2t+1 of the
+   low 8 and 2t, 2t+1 of the high 8, so each lane packs its own scores. */
+static __device__ __forceinline__ void fwd_convert_p(uint32_t *pf, const float *s)
+{
+#pragma unroll
+    for (int g = 0; g < FWD_N / 16; ++g)
+#pragma unroll
+        for (int r = 0; r < 2; ++r)
+            pf[2 * g + r] = cvt_rn_satfinite_e4m3x2_f32(s[SM90_VT8_S_INDEX(g, r, 0)], s[SM90_VT8_S_INDEX(g, r, 1)]) |
+                            (uint32_t)cvt_rn_satfinite_e4m3x2_f32(s[SM90_VT8_S_INDEX(g, r, 2)],
+                                                                  s[SM90_VT8_S_INDEX(g, r, 3)])
+                                << 16;
+}
+#elif FWD_ELEM_IS_E4M3
 /* P to the 8-bit A fragment: each lane rounds its scores to e4m3 pairs, and two shuffles inside
    the lane quad plus a byte permute put them where the fragment wants them (sm90_p8.h explains
    the mapping; tests/cpu/test_sm90_p8.c replays it for every lane). */
@@ -668,9 +796,9 @@ static __device__ __forceinline__ void fwd_step(const sm90_fwd_params *p, const 
     wgmma_fence();
     fwd_issue_qk(s, q, fwd_k(sm, *stage));
     wgmma_commit_group();
-    mbarrier_wait_parity(fwd_bar(sm, FWD_V_FULL, v_stage), v_parity);
+    mbarrier_wait_parity(fwd_bar(sm, FWD_PV_FULL, v_stage), v_parity);
     wgmma_fence();
-    fwd_issue_pv(o, pf, fwd_v(sm, v_stage), n < n_blocks - 1);
+    fwd_issue_pv(o, pf, fwd_pv_operand(sm, v_stage), n < n_blocks - 1);
     wgmma_commit_group();
     fwd_turn_pass(cwg);
     wgmma_wait_group(1);
@@ -722,12 +850,12 @@ static __device__ __forceinline__ void fwd_mainloop(const sm90_fwd_params *p, co
                  row_sum, corr, n_lo, scale_log2, 0);
 
     /* Drain: O += P_0 V_0. */
-    mbarrier_wait_parity(fwd_bar(sm, FWD_V_FULL, stage), parity);
+    mbarrier_wait_parity(fwd_bar(sm, FWD_PV_FULL, stage), parity);
     fwd_turn_wait(cwg);
     fwd_fence_o(o);
     fwd_fence_p(pf);
     wgmma_fence();
-    fwd_issue_pv(o, pf, fwd_v(sm, stage), n_blocks > 1);
+    fwd_issue_pv(o, pf, fwd_pv_operand(sm, stage), n_blocks > 1);
     wgmma_commit_group();
     fwd_turn_pass(cwg);
     wgmma_wait_group(0);
@@ -967,7 +1095,13 @@ __global__ void __launch_bounds__(FWD_THREADS, 1) FWD_KERNEL(const __grid_consta
     __syncthreads();
     if (threadIdx.x < FWD_WG_THREADS) {
         setmaxnreg_dec_sync_aligned_u32(FWD_PRODUCER_REGS);
+        const int warp = threadIdx.x / 32;
         if (threadIdx.x == 0) fwd_producer(&params, &sm);
+#if FWD_V_ROWS
+        if (warp >= FWD_TRANSPOSE_WARP0) fwd_transposer(&sm, warp - FWD_TRANSPOSE_WARP0);
+#else
+        (void)warp;
+#endif
     } else {
         setmaxnreg_inc_sync_aligned_u32(FWD_CONSUMER_REGS);
         fwd_consumer(&params, &sm, threadIdx.x / FWD_WG_THREADS - 1);

@@ -31,6 +31,7 @@ typedef cudaError_t (*sm90_launcher)(const sm90_fwd_params *, int, cudaStream_t)
 typedef struct sm90_variant {
     int block_m, block_n, stages, q_slots;
     int o_stage; /* 1: the epilogue stores O with TMA (tmap_o) from a shared-memory stage */
+    int v_rows;  /* 8-bit V in K's layout, transposed in the kernel (a V^T ring in shared memory) */
     sm90_launcher launch;
     sm90_launcher launch_tail; /* the same kernel with the tail split compiled in */
 } sm90_variant;
@@ -44,6 +45,7 @@ static sm90_variant sm90_variant_of(int wgs, int block_n, int stages, int q_slot
     v.stages = stages;
     v.q_slots = q_slots;
     v.o_stage = o_stage;
+    v.v_rows = 0;
     v.launch = launch;
     v.launch_tail = launch_tail;
     return v;
@@ -54,17 +56,26 @@ static sm90_variant sm90_pick(const flashc_problem *p)
 {
     const int bf16 = p->in_dtype == FLASHC_DTYPE_BF16;
     if (p->in_dtype == FLASHC_DTYPE_FP8_E4M3) {
+        /* V pre-transposed, or in K's layout (_vr: the kernel transposes it) */
+        const int vr = !p->v_transposed;
+        sm90_variant v;
         if (p->d == 64)
-            return sm90_variant_of(SM90_E4M3_D64_WGS, SM90_E4M3_D64_BLOCK_N, SM90_E4M3_D64_STAGES,
-                                   SM90_E4M3_D64_Q_SLOTS, SM90_E4M3_D64_O_STAGE, flashc_sm90_fwd_e4m3_d64,
-                                   flashc_sm90_fwd_e4m3_d64_tail);
-        if (p->d == 128)
-            return sm90_variant_of(SM90_E4M3_D128_WGS, SM90_E4M3_D128_BLOCK_N, SM90_E4M3_D128_STAGES,
-                                   SM90_E4M3_D128_Q_SLOTS, SM90_E4M3_D128_O_STAGE, flashc_sm90_fwd_e4m3_d128,
-                                   flashc_sm90_fwd_e4m3_d128_tail);
-        return sm90_variant_of(SM90_E4M3_D256_WGS, SM90_E4M3_D256_BLOCK_N, SM90_E4M3_D256_STAGES,
-                               SM90_E4M3_D256_Q_SLOTS, SM90_E4M3_D256_O_STAGE, flashc_sm90_fwd_e4m3_d256,
-                               flashc_sm90_fwd_e4m3_d256_tail);
+            v = sm90_variant_of(SM90_E4M3_D64_WGS, SM90_E4M3_D64_BLOCK_N, SM90_E4M3_D64_STAGES, SM90_E4M3_D64_Q_SLOTS,
+                                vr ? SM90_E4M3_VR_D64_O_STAGE : SM90_E4M3_D64_O_STAGE,
+                                vr ? flashc_sm90_fwd_e4m3_d64_vr : flashc_sm90_fwd_e4m3_d64,
+                                vr ? flashc_sm90_fwd_e4m3_d64_vr_tail : flashc_sm90_fwd_e4m3_d64_tail);
+        else if (p->d == 128)
+            v = sm90_variant_of(SM90_E4M3_D128_WGS, SM90_E4M3_D128_BLOCK_N, SM90_E4M3_D128_STAGES,
+                                SM90_E4M3_D128_Q_SLOTS, vr ? SM90_E4M3_VR_D128_O_STAGE : SM90_E4M3_D128_O_STAGE,
+                                vr ? flashc_sm90_fwd_e4m3_d128_vr : flashc_sm90_fwd_e4m3_d128,
+                                vr ? flashc_sm90_fwd_e4m3_d128_vr_tail : flashc_sm90_fwd_e4m3_d128_tail);
+        else
+            v = sm90_variant_of(SM90_E4M3_D256_WGS, SM90_E4M3_D256_BLOCK_N, SM90_E4M3_D256_STAGES,
+                                SM90_E4M3_D256_Q_SLOTS, vr ? SM90_E4M3_VR_D256_O_STAGE : SM90_E4M3_D256_O_STAGE,
+                                vr ? flashc_sm90_fwd_e4m3_d256_vr : flashc_sm90_fwd_e4m3_d256,
+                                vr ? flashc_sm90_fwd_e4m3_d256_vr_tail : flashc_sm90_fwd_e4m3_d256_tail);
+        v.v_rows = vr;
+        return v;
     }
     switch (p->d) {
     case 64:
@@ -94,7 +105,8 @@ static int sm90_elem_bytes(flashc_dtype t) { return sm90_is_16bit(t) ? 2 : 1; }
 
 static size_t sm90_smem_bytes(const sm90_variant *v, int d, flashc_dtype in_dtype)
 {
-    return SM90_SMEM_BYTES(d, v->block_m, v->block_n, v->stages, v->q_slots, v->o_stage, sm90_elem_bytes(in_dtype));
+    return SM90_SMEM_BYTES(d, v->block_m, v->block_n, v->stages, v->q_slots, v->o_stage, sm90_elem_bytes(in_dtype),
+                           v->v_rows);
 }
 
 /* Strides (elements) of a TMA view: 16-byte multiples below 2^40 bytes. */
@@ -124,9 +136,6 @@ flashc_status flashc_sm90_check(const flashc_problem *p, const flashc_device_inf
     if (!sm90_is_16bit(p->out_dtype)) return NOT_SUPPORTED("sm90: output must be f16 or bf16");
     if (p->d != 64 && p->d != 128 && p->d != 256)
         return NOT_SUPPORTED("sm90: head dim %d has no Hopper kernel (64, 128, 256 do)", (int)p->d);
-    if (fp8 && !p->v_transposed)
-        return NOT_SUPPORTED("sm90: fp8 e4m3 needs V pre-transposed (v_transposed, [b, h_kv, d, s_k]) on the Hopper "
-                             "path; V in K's layout runs on the portable path");
     if (p->q_varlen) return NOT_SUPPORTED("sm90: varlen q (cu_seqlens_q) not implemented");
     if (p->kv_layout == FLASHC_KV_VARLEN) return NOT_SUPPORTED("sm90: varlen k/v (cu_seqlens_k) not implemented");
     if (p->kv_layout == FLASHC_KV_PAGED) return NOT_SUPPORTED("sm90: paged k/v not implemented");

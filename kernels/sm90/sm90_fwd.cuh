@@ -15,7 +15,7 @@
  * STAGES deep K/V ring; Q_SLOTS Q buffers; 16-bit elements; O_STAGE 1: the epilogue stages O
  * [BLOCK_M x D] in shared memory for TMA stores (0: straight from registers to global);
  * LAZY_RESCALE 1: O is rescaled only when a row max grows by more than a slack (fwd_softmax).
- * Shared memory (bytes in comments) = Q_SLOTS * Q + STAGES * (K + V) + O_STAGE * O
+ * Shared memory (bytes in comments) = Q_SLOTS * Q + STAGES * (K + V [+ V^T]) + O_STAGE * O
  * + alignment slack + barriers; the per-block limit is 232,448 B. d64 has two shapes: 3 consumer
  * WGs win once the key loop is long, 2 win on short ones (fewer, shorter tile transitions). */
 #define SM90_D64_SHORT_WGS 2
@@ -66,6 +66,11 @@
 #define SM90_E4M3_D256_Q_SLOTS 1
 #define SM90_E4M3_D256_O_STAGE 1      /* 230,656 B */
 #define SM90_E4M3_D256_LAZY_RESCALE 1
+/* fp8 e4m3 with V in K's layout (fwd_e4m3_d<D>_vr.cu): the same shapes plus a V^T ring of STAGES
+   x [D x BLOCK_N] bytes, which the kernel writes from the V rows; d256 gives up its O stage for it. */
+#define SM90_E4M3_VR_D64_O_STAGE SM90_E4M3_D64_O_STAGE   /* 99,584 B */
+#define SM90_E4M3_VR_D128_O_STAGE SM90_E4M3_D128_O_STAGE /* 165,120 B */
+#define SM90_E4M3_VR_D256_O_STAGE 0                      /* 230,656 B */
 /* Columns of one 128-byte swizzle panel (16-bit elements; 128 for 8-bit inputs): TMA boxes and
    wgmma tiles are built from panels of [rows x 64]. */
 #define SM90_WG_ROWS 64
@@ -74,9 +79,11 @@
 #define SM90_SMEM_ALIGN 1024 /* 128B-swizzle atom: TMA, wgmma descriptors agree at base offset 0 */
 #define SM90_BARRIER_BYTES 256
 #define SM90_O_ELEM_BYTES 2 /* O is f16 or bf16 */
-#define SM90_SMEM_BYTES(D, BLOCK_M, BLOCK_N, STAGES, Q_SLOTS, O_STAGE, ELEM_BYTES)                     \
+/* V_ROWS 1: the 8-bit variants that transpose V in the kernel keep a V^T ring beside the V rows. */
+#define SM90_SMEM_BYTES(D, BLOCK_M, BLOCK_N, STAGES, Q_SLOTS, O_STAGE, ELEM_BYTES, V_ROWS)             \
     (SM90_SMEM_ALIGN + ((Q_SLOTS) * (BLOCK_M) + 2 * (STAGES) * (BLOCK_N)) * (D) * (ELEM_BYTES) +          \
-     (O_STAGE) * (BLOCK_M) * (D) * SM90_O_ELEM_BYTES + SM90_BARRIER_BYTES)
+     (V_ROWS) * (STAGES) * (BLOCK_N) * (D) + (O_STAGE) * (BLOCK_M) * (D) * SM90_O_ELEM_BYTES +          \
+     SM90_BARRIER_BYTES)
 
 /* Tile schedule options (sm90_fwd_params.schedule). */
 #define SM90_SCHED_SNAKE 1 /* reverse the block order on odd rounds */
@@ -171,6 +178,13 @@ SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_e4m3_d128);
 SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_e4m3_d256);
 SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_e4m3_d128_tail);
 SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_e4m3_d256_tail);
+/* fp8 e4m3, V in K's layout, transposed in the kernel (fwd_e4m3_d<D>_vr[_tail].cu). */
+SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_e4m3_d64_vr);
+SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_e4m3_d64_vr_tail);
+SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_e4m3_d128_vr);
+SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_e4m3_d128_vr_tail);
+SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_e4m3_d256_vr);
+SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_e4m3_d256_vr_tail);
 /* Merges the tail pieces of *params (tail_round != INT32_MAX) into O and LSE; block_m: the
    forward variant's BLOCK_M, d: head dim (sm90_combine.cu). */
 cudaError_t flashc_sm90_tail_combine(const sm90_fwd_params *params, int block_m, int d, cudaStream_t stream);

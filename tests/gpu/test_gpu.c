@@ -1366,6 +1366,41 @@ static void sm90_fp8_cases(void)
     }
 }
 
+/* fp8 with V in K's layout on the Hopper path: the kernel transposes each V stage in shared memory
+   (sm90_vt8.h), so any s_k works (no V^T row padding); odd key counts put the transpose's zero-filled
+   TMA rows in the last block, and several tiles per block run the V / V^T rings through many phases
+   and the producer's done signal. Every backend runs it (sm80: its _vr tiles). */
+static void sm90_fp8_v_rows_cases(void)
+{
+    const int dims[3] = {64, 128, 256};
+    tcase c;
+    for (int k = 0; k < 3; ++k) {
+        const int d = dims[k];
+        c = base_case(FLASHC_DTYPE_FP8_E4M3, d); c.v_transposed = 0;
+        named(&c, "fp8 v rows plain"); run_case(c);
+        c = base_case(FLASHC_DTYPE_FP8_E4M3, d); c.v_transposed = 0; c.sk = 17; c.sq = 33;
+        named(&c, "fp8 v rows one partial block"); run_case(c);
+        c = base_case(FLASHC_DTYPE_FP8_E4M3, d); c.v_transposed = 0; c.causal = 1; c.sq = 200; c.sk = 333; c.hq = 8;
+        c.hkv = 2;
+        named(&c, "fp8 v rows causal gqa 4"); run_case(c);
+        c = base_case(FLASHC_DTYPE_FP8_E4M3, d); c.v_transposed = 0; c.causal = 1; c.sq = 300; c.sk = 129;
+        named(&c, "fp8 v rows causal key-less rows"); run_case(c);
+        c = base_case(FLASHC_DTYPE_FP8_E4M3, d); c.v_transposed = 0; c.b = 1; c.sq = 77; c.sk = 1001; c.hq = 6;
+        c.hkv = 1; c.out_dt = FLASHC_DTYPE_F16; c.lse = 0;
+        named(&c, "fp8 v rows mqa odd keys f16 out no-lse"); run_case(c);
+        if (g_quick) continue;
+        c = base_case(FLASHC_DTYPE_FP8_E4M3, d); c.v_transposed = 0; c.b = 3; c.sq = 700; c.sk = 777; c.hq = 4;
+        c.hkv = 2;
+        named(&c, "fp8 v rows many tiles"); run_case(c);
+        setenv("FLASHC_SM90_TAIL_SPLIT", "force", 1);
+        c = base_case(FLASHC_DTYPE_FP8_E4M3, d); c.v_transposed = 0; c.sq = 300; c.sk = 1000; c.hq = 4; c.hkv = 2;
+        named(&c, "fp8 v rows tail split"); run_case(c);
+        unsetenv("FLASHC_SM90_TAIL_SPLIT");
+        c = base_case(FLASHC_DTYPE_FP8_E4M3, d); c.v_transposed = 0; c.b = 1; c.sq = c.sk = 1024; c.causal = 1;
+        named(&c, "fp8 v rows s1024 causal"); run_case(c);
+    }
+}
+
 static void big_cases(void)
 {
     tcase c;
@@ -2115,6 +2150,7 @@ static const test_unit UNITS[] = {
     /* appended, so that the units before keep their indices (and their seeds' streams) */
     {"random", random_cases, NULL, 0},
     {"sm90 fp8", sm90_fp8_cases, NULL, 0},
+    {"sm90 fp8 v rows", sm90_fp8_v_rows_cases, NULL, 0},
 };
 #define NUM_UNITS ((int)(sizeof UNITS / sizeof UNITS[0]))
 

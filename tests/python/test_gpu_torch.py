@@ -203,8 +203,9 @@ def test_8bit(backend, dtype, v_transposed):
         v_arg = torch.empty((b, h_kv, d, s_pad), device=DEV, dtype=v.dtype)[..., :s_k]
         v_arg.copy_(v.permute(0, 2, 3, 1))
     out = nan_like(q.shape, torch.bfloat16)
-    # both V layouts run on the portable path (fp8 from sm_89); sm90 runs fp8 with V^T only
-    on_sm90 = dtype == torch.float8_e4m3fn and v_transposed
+    # both V layouts run on the portable path (fp8 from sm_89); sm90 runs fp8 in both (V in K's
+    # layout is transposed in the kernel), int8 on neither
+    on_sm90 = dtype == torch.float8_e4m3fn
     call(flashc.flash_attn_func, q, k, v_arg, q_descale=ds[0], k_descale=ds[1], v_descale=ds[2],
          causal=True, out=out, v_transposed=v_transposed, backend=backend,
          must_run=(backend != "sm90" or on_sm90) and (dtype == torch.int8 or CC >= (8, 9)))
