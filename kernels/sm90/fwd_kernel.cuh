@@ -94,8 +94,8 @@
 #ifndef FWD_V_ROWS
 #define FWD_V_ROWS 0
 #endif
-/* Register split: setmaxnreg moves registers inside the block's own launch allocation (PTX ISA
-   §9.7.19.5, a per-CTA pool), 128 x (1 + WGS) threads x the launch count (65536 / threads,
+/* Register split: setmaxnreg moves registers inside the block's own launch allocation (a per-CTA
+   pool, ptx/setmaxnreg.h), 128 x (1 + WGS) threads x the launch count (65536 / threads,
    rounded down to 8: 168 for 2 consumer WGs, 128 for 3), so
    128 x P + WGS x 128 x R <= 64,512 (2 WGs) or 65,536 (3 WGs); a larger sum hangs the consumers'
    setmaxnreg.inc. 232 registers spill in the 8-bit d256 consumers, so the V transpose
@@ -485,12 +485,16 @@ static __device__ void fwd_producer(const sm90_fwd_params *p, const fwd_smem *s)
     }
 #if FWD_V_ROWS
     /* No more V for the transposers: the stage after the last one completes its V_FULL phase
-       without a load, with the done flag set. Its previous use must be over first (V_EMPTY), or
-       this arrival would land on the phase of that load. */
-    const uint32_t stage = kv % FWD_STAGES, parity = (kv / FWD_STAGES) & 1;
-    mbarrier_wait_parity(fwd_bar(s, FWD_V_EMPTY, stage), parity ^ 1);
+       without a load, with the done flag set. First every transposer must be past its flag check
+       of the last real stage (its VT_FULL), or it could read the flag set there and skip that
+       stage; that also means the next stage's previous V_FULL phase has completed, so this
+       arrival cannot land on it. */
+    if (kv > 0) {
+        const uint32_t last = kv - 1;
+        mbarrier_wait_parity(fwd_bar(s, FWD_VT_FULL, last % FWD_STAGES), (last / FWD_STAGES) & 1);
+    }
     *fwd_done_flag(s) = 1;
-    mbarrier_arrive(fwd_bar(s, FWD_V_FULL, stage)); /* release: the flag is seen after the wait */
+    mbarrier_arrive(fwd_bar(s, FWD_V_FULL, kv % FWD_STAGES)); /* release: seen after the transposers' wait */
 #endif
 }
 
