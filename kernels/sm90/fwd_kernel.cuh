@@ -507,7 +507,7 @@ static __device__ __forceinline__ void fwd_transpose_stage(uint32_t v, uint32_t 
     const uint32_t sel_a = SM90_VT8_SEL(lane, 0), sel_b = SM90_VT8_SEL(lane, 1);
     const int32_t st_col = SM90_VT8_ST_COL(lane), st_key = SM90_VT8_ST_KEY(lane);
     const int32_t key_units = FWD_N / SM90_VT8_UNIT_KEYS;
-#pragma unroll 1
+#pragma unroll 1 /* two units in flight spill at 24 registers (16-28 B) */
     for (int u = warp; u < FWD_VT_UNITS; u += FWD_TRANSPOSE_WARPS) {
         const int32_t key0 = (u % key_units) * SM90_VT8_UNIT_KEYS, chunk = u / key_units;
         uint32_t r[4], w[4];
