@@ -346,17 +346,32 @@ static __device__ __forceinline__ fwd_tile fwd_tile_at(const sm90_fwd_params *p,
     return c;
 }
 
-/* Key blocks the tile needs: all of s_k, or (causal) up to the last key its last valid row sees. */
+/* The tile's key window (sm90_fwd_params.window_*): row i sees keys i + diag - window_left ..
+   i + diag + window_right, diag = s_k - s_q (bottom-right aligned), -1 = unbounded; causal is
+   window_right = 0. */
+static __device__ __forceinline__ int32_t fwd_last_row(const sm90_fwd_params *p, int32_t m_block)
+{
+    return min((m_block + 1) * FWD_M, p->s_q) - 1;
+}
+
+/* First key block the tile needs: 0, or (window_left) the block of its first row's first key. */
+static __device__ __forceinline__ int32_t fwd_first_n_block(const sm90_fwd_params *p, int32_t m_block)
+{
+    const int32_t first_key = m_block * FWD_M + p->s_k - p->s_q - p->window_left;
+    return p->window_left >= 0 && first_key > 0 ? first_key / FWD_N : 0;
+}
+
+/* Key blocks the tile needs from fwd_first_n_block on: up to the end of s_k, or (window_right)
+   up to the last key its last valid row sees. */
 static __device__ __forceinline__ int32_t fwd_num_n_blocks(const sm90_fwd_params *p, int32_t m_block)
 {
     int32_t n = (p->s_k + FWD_N - 1) / FWD_N;
-    if (p->causal) {
-        const int32_t last_row = min((m_block + 1) * FWD_M, p->s_q) - 1;
-        const int32_t last_key = last_row + p->s_k - p->s_q;
+    if (p->window_right >= 0) {
+        const int32_t last_key = fwd_last_row(p, m_block) + p->s_k - p->s_q + p->window_right;
         if (last_key < 0) return 0;
         n = min(n, last_key / FWD_N + 1);
     }
-    return n;
+    return max(n - fwd_first_n_block(p, m_block), 0);
 }
 
 static __device__ __forceinline__ int32_t fwd_div_nb(const sm90_fwd_params *p, int32_t n)
@@ -411,17 +426,19 @@ static __device__ __forceinline__ void fwd_work_range(const sm90_fwd_params *p, 
 {
     int32_t tl, lo, hi;
     const int in_tail = fwd_tail_piece(p, round, &tl, &lo, &hi);
-    *n_lo = in_tail ? (tl + 1) * p->tail_nb - hi : 0;
+    *n_lo = in_tail ? (tl + 1) * p->tail_nb - hi : fwd_first_n_block(p, m_block);
     *n_blocks = in_tail ? hi - lo : fwd_num_n_blocks(p, m_block);
     *ws_slot = in_tail ? SM90_TAIL_SLOTS_PER_BLOCK * (int32_t)blockIdx.x + (round - p->tail_round) : -1;
 }
 
-/* Whether some score of key block n is masked for some row of the tile. */
+/* Whether some score of key block n is masked for some row of the tile: past s_k, past the first
+   row's last key (window_right), or before the last valid row's first key (window_left). */
 static __device__ __forceinline__ int fwd_block_needs_mask(const sm90_fwd_params *p, int32_t m_block, int32_t n)
 {
-    const int32_t last_key = (n + 1) * FWD_N - 1;
+    const int32_t last_key = (n + 1) * FWD_N - 1, diag = p->s_k - p->s_q;
     if (last_key >= p->s_k) return 1;
-    return p->causal && last_key > m_block * FWD_M + p->s_k - p->s_q;
+    if (p->window_right >= 0 && last_key > m_block * FWD_M + diag + p->window_right) return 1;
+    return p->window_left >= 0 && n * FWD_N < fwd_last_row(p, m_block) + diag - p->window_left;
 }
 
 /* ---- Producer: TMA loads ----------------------------------------------------------------- */
@@ -634,13 +651,15 @@ static __device__ __forceinline__ void fwd_mask(float *s, const sm90_fwd_params 
     const int32_t key0 = n * FWD_N + 2 * quad_col;
 #pragma unroll
     for (int r = 0; r < 2; ++r) {
-        int32_t limit = p->s_k - 1 - key0; /* last visible key, relative to key0 */
-        if (p->causal) limit = min(limit, row0 + 8 * r + p->s_k - p->s_q - key0);
+        const int32_t diag = row0 + 8 * r + p->s_k - p->s_q - key0; /* the row's diagonal key, relative to key0 */
+        int32_t limit = p->s_k - 1 - key0;                          /* last visible key */
+        if (p->window_right >= 0) limit = min(limit, diag + p->window_right);
+        const int32_t first = p->window_left >= 0 ? diag - p->window_left : INT32_MIN; /* first visible key */
 #pragma unroll
         for (int j = 0; j < FWD_N / 8; ++j)
 #pragma unroll
             for (int c = 0; c < 2; ++c)
-                if (8 * j + c > limit) s[4 * j + 2 * r + c] = -INFINITY;
+                if (8 * j + c > limit || 8 * j + c < first) s[4 * j + 2 * r + c] = -INFINITY;
     }
 }
 
@@ -844,14 +863,17 @@ static __device__ __forceinline__ void fwd_mainloop(const sm90_fwd_params *p, co
     fwd_convert_p(pf, s);
 
     /* Steady state: S_{n-1} = Q K_{n-1}^T and O += P_n V_n in flight together. The blocks that
-       need masking come first (high n): they get their own copy of the step, so neither copy
-       branches between the two waits (see fwd_step). */
-    for (; n > 0 && fwd_block_needs_mask(p, c->m_block, n - 1 + n_lo); --n)
-        fwd_step(p, sm, cwg, c, n, n_blocks, row0, quad_col, q, q_slot, &kv, &stage, &parity, s, o, pf, row_max,
-                 row_sum, corr, n_lo, scale_log2, 1);
-    for (; n > 0; --n)
-        fwd_step(p, sm, cwg, c, n, n_blocks, row0, quad_col, q, q_slot, &kv, &stage, &parity, s, o, pf, row_max,
-                 row_sum, corr, n_lo, scale_log2, 0);
+       need masking come first (high n: causal diagonal, s_k tail) and, with window_left, last
+       (the window's left edge): they get their own copy of the step, so neither copy branches
+       between the two waits (see fwd_step). Below the first stretch only window_left masks. */
+    while (n > 0) {
+        for (; n > 0 && fwd_block_needs_mask(p, c->m_block, n - 1 + n_lo); --n)
+            fwd_step(p, sm, cwg, c, n, n_blocks, row0, quad_col, q, q_slot, &kv, &stage, &parity, s, o, pf, row_max,
+                     row_sum, corr, n_lo, scale_log2, 1);
+        for (; n > 0 && !(p->window_left >= 0 && fwd_block_needs_mask(p, c->m_block, n - 1 + n_lo)); --n)
+            fwd_step(p, sm, cwg, c, n, n_blocks, row0, quad_col, q, q_slot, &kv, &stage, &parity, s, o, pf, row_max,
+                     row_sum, corr, n_lo, scale_log2, 0);
+    }
 
     /* Drain: O += P_0 V_0. */
     mbarrier_wait_parity(fwd_bar(sm, FWD_PV_FULL, stage), parity);

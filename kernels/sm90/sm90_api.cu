@@ -146,8 +146,6 @@ flashc_status flashc_sm90_check(const flashc_problem *p, const flashc_device_inf
     if (p->softcap != 0.0f) return NOT_SUPPORTED("sm90: softcap not implemented");
     if (!fp8 && (p->q_descale || p->k_descale || p->v_descale))
         return NOT_SUPPORTED("sm90: descales apply to 8-bit inputs only; not implemented for f16/bf16");
-    if (p->window_left != -1 || (p->window_right != -1 && p->window_right != 0))
-        return NOT_SUPPORTED("sm90: sliding window (window_left/right other than causal) not implemented");
     if (!(p->softmax_scale > 0.0f) || !isfinite(p->softmax_scale))
         return NOT_SUPPORTED("sm90: softmax_scale must be positive and finite (got %g)", (double)p->softmax_scale);
     if (p->s_q < 1 || p->s_k < 1 || p->b < 1 || p->h_q < 1 || p->h_kv < 1)
@@ -177,7 +175,8 @@ flashc_status flashc_sm90_check(const flashc_problem *p, const flashc_device_inf
  * the GPU idle). With the split, the last round's R * NB key blocks are dealt out evenly over all
  * blocks as contiguous (tile, key block) ranges (stream-K, sm90_fwd_params.tail_*) and
  * sm90_combine merges the pieces. Causal problems keep their own schedule (tiles of unequal
- * length, sorted longest first). */
+ * length, sorted longest first), and windowed ones are not split (their tiles' key ranges start
+ * at fwd_first_n_block, which the pieces' positions do not model). */
 typedef struct sm90_tail {
     int on;
     int32_t round, start, nb, len, rem;
@@ -200,7 +199,7 @@ static sm90_tail sm90_tail_plan(const flashc_problem *p, const sm90_variant *v, 
     sm90_tail tp;
     memset(&tp, 0, sizeof tp);
     const int mode = sm90_tail_mode();
-    if (mode == 0 || p->causal || p->window_right == 0 || dev->num_sms < 1) return tp;
+    if (mode == 0 || p->causal || p->window_left >= 0 || p->window_right >= 0 || dev->num_sms < 1) return tp;
     const int64_t grid = dev->num_sms;
     const int64_t tiles = ((int64_t)p->s_q + v->block_m - 1) / v->block_m * p->h_q * p->b;
     const int64_t nb = ((int64_t)p->s_k + v->block_n - 1) / v->block_n;
@@ -405,6 +404,8 @@ static flashc_status sm90_launch(const flashc_problem *p, const flashc_device_in
     prm.s_k = p->s_k;
     prm.q_per_kv = p->h_q / p->h_kv;
     prm.causal = p->causal || p->window_right == 0;
+    prm.window_left = p->window_left;
+    prm.window_right = p->causal ? 0 : p->window_right;
     prm.out_bf16 = p->out_dtype == FLASHC_DTYPE_BF16;
     prm.scale_log2 = p->softmax_scale * (float)SM90_LOG2E;
     prm.q_descale = p->q_descale;

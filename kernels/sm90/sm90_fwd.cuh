@@ -111,7 +111,7 @@ typedef struct sm90_fwd_params {
     int64_t lse_stride[2]; /* batch, head */
     int32_t b, h_q, h_kv, s_q, s_k;
     int32_t q_per_kv;   /* h_q / h_kv (GQA group size) */
-    int32_t causal;     /* bottom-right aligned: key j visible to row i iff j <= i + s_k - s_q */
+    int32_t causal;     /* window_right == 0: causal tile order (longest first, see fwd_tile_at) */
     int32_t out_bf16;   /* 1: out is bf16, 0: f16 */
     float scale_log2;   /* softmax_scale * log2(e) */
     int32_t num_m_blocks;
@@ -137,6 +137,9 @@ typedef struct sm90_fwd_params {
        head] (elements), NULL = 1 (unread by the 16-bit variants). */
     const float *q_descale, *k_descale, *v_descale;
     int64_t descale_stride[3][2];
+    /* Key window, bottom-right aligned: row i sees keys i + s_k - s_q - window_left ..
+       i + s_k - s_q + window_right; -1 = unbounded (causal: window_right = 0). */
+    int32_t window_left, window_right;
 } sm90_fwd_params;
 
 /* Tail split: pieces in flight per block (see tail_round above). */

@@ -1388,6 +1388,34 @@ static void sm90_fp8_layout_cases(int v_rows)
 static void sm90_fp8_cases(void) { sm90_fp8_layout_cases(0); }
 static void sm90_fp8_v_rows_cases(void) { sm90_fp8_layout_cases(1); }
 
+/* Sliding windows on the Hopper path over many key blocks: each tile's keys run from
+   fwd_first_n_block, and its masked blocks come first (diagonal, s_k tail) and last (the window's
+   left edge) with unmasked ones between, so the consumer's loop enters the masked step twice;
+   windows narrower than a key block, key-less rows and tiles, s_q > s_k and s_q < s_k. Every
+   backend runs them. */
+static void sm90_window_cases(void)
+{
+    const int dims[3] = {64, 128, 256};
+    tcase c;
+    for (int k = 0; k < 3; ++k) {
+        const int d = dims[k];
+        c = base_case(FLASHC_DTYPE_BF16, d); c.b = 1; c.sq = c.sk = 1500; c.causal = 1; c.wl = 300;
+        named(&c, "sm90 window causal 300"); run_case(c);
+        c = base_case(FLASHC_DTYPE_F16, d); c.sq = 700; c.sk = 1100; c.wl = 200; c.wr = 150; c.hq = 4; c.hkv = 2;
+        named(&c, "sm90 window 200/150 gqa"); run_case(c);
+        c = base_case(FLASHC_DTYPE_BF16, d); c.sq = 900; c.sk = 333; c.wl = 40; c.wr = 0; c.lse = 1;
+        named(&c, "sm90 window 40 causal sq>sk"); run_case(c);
+        if (g_quick) continue;
+        c = base_case(FLASHC_DTYPE_F16, d); c.sq = 300; c.sk = 5000; c.wl = 1000; c.out_dt = FLASHC_DTYPE_BF16;
+        named(&c, "sm90 window left 1000 long keys"); run_case(c);
+        c = base_case(FLASHC_DTYPE_FP8_E4M3, d); c.v_transposed = 0; c.b = 1; c.sq = c.sk = 1300; c.causal = 1;
+        c.wl = 257;
+        named(&c, "sm90 window fp8 v rows causal 257"); run_case(c);
+        c = base_case(FLASHC_DTYPE_FP8_E4M3, d); c.vtpad = 1; c.sq = 500; c.sk = 800; c.wl = 5; c.wr = 3;
+        named(&c, "sm90 window fp8 vt 5/3"); run_case(c);
+    }
+}
+
 static void big_cases(void)
 {
     tcase c;
@@ -2138,6 +2166,7 @@ static const test_unit UNITS[] = {
     {"random", random_cases, NULL, 0},
     {"sm90 fp8", sm90_fp8_cases, NULL, 0},
     {"sm90 fp8 v rows", sm90_fp8_v_rows_cases, NULL, 0},
+    {"sm90 windows", sm90_window_cases, NULL, 0},
 };
 #define NUM_UNITS ((int)(sizeof UNITS / sizeof UNITS[0]))
 
