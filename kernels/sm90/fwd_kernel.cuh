@@ -16,6 +16,8 @@
  *   FWD_Q_SLOTS      1 | 2      (Q buffers: 2 lets the next tile's Q land during this tile)
  *   FWD_O_STAGE      0 | 1      (1: epilogue through a shared-memory O stage and TMA stores)
  *   FWD_LAZY_RESCALE 0 | 1      (1: rescale O only when a row max grows by more than a slack)
+ *   FWD_WINDOWS      1 | 0      (0: window_left / window_right compiled out, causal only: the 8-bit
+ *                                d256 consumers have no register to spare for the window's bounds)
  *   FWD_TAIL_SPLIT   0 | 1      (1: the tail split of sm90_fwd_params.tail_*; 0: compiled out,
  *                                so the kernel is the plain one: the split's per-tile bookkeeping
  *                                and code cost 0.5-4 % at 2k when compiled in, see docs/sm90.md v12)
@@ -155,6 +157,12 @@
 #ifndef FWD_TAIL_SPLIT
 #define FWD_TAIL_SPLIT 0
 #endif
+#ifndef FWD_WINDOWS
+#define FWD_WINDOWS 1
+#endif
+/* The window bounds this variant honours (FWD_WINDOWS 0: causal or none; the host refuses others). */
+#define FWD_WINDOW_LEFT(p) (FWD_WINDOWS ? (p)->window_left : -1)
+#define FWD_WINDOW_RIGHT(p) (FWD_WINDOWS ? (p)->window_right : ((p)->causal ? 0 : -1))
 
 #if FWD_N % 16 != 0 || FWD_N > 256 || FWD_D % FWD_PANEL_COLS != 0
 #error "fwd_kernel.cuh: unsupported tile shape"
@@ -357,8 +365,8 @@ static __device__ __forceinline__ int32_t fwd_last_row(const sm90_fwd_params *p,
 /* First key block the tile needs: 0, or (window_left) the block of its first row's first key. */
 static __device__ __forceinline__ int32_t fwd_first_n_block(const sm90_fwd_params *p, int32_t m_block)
 {
-    const int32_t first_key = m_block * FWD_M + p->s_k - p->s_q - p->window_left;
-    return p->window_left >= 0 && first_key > 0 ? first_key / FWD_N : 0;
+    const int32_t first_key = m_block * FWD_M + p->s_k - p->s_q - FWD_WINDOW_LEFT(p);
+    return FWD_WINDOW_LEFT(p) >= 0 && first_key > 0 ? first_key / FWD_N : 0;
 }
 
 /* Key blocks the tile needs from fwd_first_n_block on: up to the end of s_k, or (window_right)
@@ -366,8 +374,8 @@ static __device__ __forceinline__ int32_t fwd_first_n_block(const sm90_fwd_param
 static __device__ __forceinline__ int32_t fwd_num_n_blocks(const sm90_fwd_params *p, int32_t m_block)
 {
     int32_t n = (p->s_k + FWD_N - 1) / FWD_N;
-    if (p->window_right >= 0) {
-        const int32_t last_key = fwd_last_row(p, m_block) + p->s_k - p->s_q + p->window_right;
+    if (FWD_WINDOW_RIGHT(p) >= 0) {
+        const int32_t last_key = fwd_last_row(p, m_block) + p->s_k - p->s_q + FWD_WINDOW_RIGHT(p);
         if (last_key < 0) return 0;
         n = min(n, last_key / FWD_N + 1);
     }
@@ -437,8 +445,8 @@ static __device__ __forceinline__ int fwd_block_needs_mask(const sm90_fwd_params
 {
     const int32_t last_key = (n + 1) * FWD_N - 1, diag = p->s_k - p->s_q;
     if (last_key >= p->s_k) return 1;
-    if (p->window_right >= 0 && last_key > m_block * FWD_M + diag + p->window_right) return 1;
-    return p->window_left >= 0 && n * FWD_N < fwd_last_row(p, m_block) + diag - p->window_left;
+    if (FWD_WINDOW_RIGHT(p) >= 0 && last_key > m_block * FWD_M + diag + FWD_WINDOW_RIGHT(p)) return 1;
+    return FWD_WINDOW_LEFT(p) >= 0 && n * FWD_N < fwd_last_row(p, m_block) + diag - FWD_WINDOW_LEFT(p);
 }
 
 /* ---- Producer: TMA loads ----------------------------------------------------------------- */
@@ -653,8 +661,8 @@ static __device__ __forceinline__ void fwd_mask(float *s, const sm90_fwd_params 
     for (int r = 0; r < 2; ++r) {
         const int32_t diag = row0 + 8 * r + p->s_k - p->s_q - key0; /* the row's diagonal key, relative to key0 */
         int32_t limit = p->s_k - 1 - key0;                          /* last visible key */
-        if (p->window_right >= 0) limit = min(limit, diag + p->window_right);
-        const int32_t first = p->window_left >= 0 ? diag - p->window_left : INT32_MIN; /* first visible key */
+        if (FWD_WINDOW_RIGHT(p) >= 0) limit = min(limit, diag + FWD_WINDOW_RIGHT(p));
+        const int32_t first = FWD_WINDOW_LEFT(p) >= 0 ? diag - FWD_WINDOW_LEFT(p) : INT32_MIN; /* first visible key */
 #pragma unroll
         for (int j = 0; j < FWD_N / 8; ++j)
 #pragma unroll
@@ -866,14 +874,17 @@ static __device__ __forceinline__ void fwd_mainloop(const sm90_fwd_params *p, co
        need masking come first (high n: causal diagonal, s_k tail) and, with window_left, last
        (the window's left edge): they get their own copy of the step, so neither copy branches
        between the two waits (see fwd_step). Below the first stretch only window_left masks. */
-    while (n > 0) {
-        for (; n > 0 && fwd_block_needs_mask(p, c->m_block, n - 1 + n_lo); --n)
-            fwd_step(p, sm, cwg, c, n, n_blocks, row0, quad_col, q, q_slot, &kv, &stage, &parity, s, o, pf, row_max,
-                     row_sum, corr, n_lo, scale_log2, 1);
-        for (; n > 0 && !(p->window_left >= 0 && fwd_block_needs_mask(p, c->m_block, n - 1 + n_lo)); --n)
-            fwd_step(p, sm, cwg, c, n, n_blocks, row0, quad_col, q, q_slot, &kv, &stage, &parity, s, o, pf, row_max,
-                     row_sum, corr, n_lo, scale_log2, 0);
-    }
+    for (; n > 0 && fwd_block_needs_mask(p, c->m_block, n - 1 + n_lo); --n)
+        fwd_step(p, sm, cwg, c, n, n_blocks, row0, quad_col, q, q_slot, &kv, &stage, &parity, s, o, pf, row_max,
+                 row_sum, corr, n_lo, scale_log2, 1);
+    for (; n > 0 && !(FWD_WINDOW_LEFT(p) >= 0 && fwd_block_needs_mask(p, c->m_block, n - 1 + n_lo)); --n)
+        fwd_step(p, sm, cwg, c, n, n_blocks, row0, quad_col, q, q_slot, &kv, &stage, &parity, s, o, pf, row_max,
+                 row_sum, corr, n_lo, scale_log2, 0);
+#if FWD_WINDOWS
+    for (; n > 0; --n) /* the window's left edge */
+        fwd_step(p, sm, cwg, c, n, n_blocks, row0, quad_col, q, q_slot, &kv, &stage, &parity, s, o, pf, row_max,
+                 row_sum, corr, n_lo, scale_log2, 1);
+#endif
 
     /* Drain: O += P_0 V_0. */
     mbarrier_wait_parity(fwd_bar(sm, FWD_PV_FULL, stage), parity);
