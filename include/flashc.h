@@ -112,8 +112,9 @@ typedef struct flashc_attention_params {
     flashc_tensor v;              /* same dtype as q */
     flashc_tensor out;            /* q's shape; f16 or bf16 (f32 on the CPU backend) */
     flashc_tensor lse;            /* optional (data may be NULL); float32, natural log */
-    int32_t v_transposed;         /* 1: V given sequence-innermost (8-bit dtypes only; what the
-                                     Hopper path's fp8 kernels read, rows of 16-byte multiples) */
+    int32_t v_transposed;         /* 1: V given sequence-innermost (8-bit dtypes only; the Hopper
+                                     path's fp8 kernels read it as is, rows of 16-byte multiples;
+                                     0: they transpose V in shared memory) */
 
     int32_t batch;                /* b; required for varlen q, else 0 or q.shape[0] */
     const int32_t *cu_seqlens_q;  /* [b+1] int32, may be NULL: varlen q */

@@ -1,11 +1,11 @@
 /* Dev probe for the Hopper fp8 kernels (not part of the library, CI or the build): structured
    inputs whose answers say *where* a wrong result comes from, for the first runs on a GPU.
-   sm90_fp8_probe [D]   (D = 128 | 256; b = 1, one head, 128 query rows, V pre-transposed)
+   sm90_fp8_probe [D]   (D = 64 | 128 | 256; b = 1, one head, 128 query rows, V pre-transposed)
 
    1. uniform: Q = 0, so every key of s_k = 256 has weight 1/256 and O is the mean of V's rows,
       exactly (P = 2^6 for every key is exact in e4m3), and the LSE is ln 256. A wrong P.V
       descriptor or V^T box shows here without Q.K^T involved.
-   2. one-hot: K[j] = 16 e_j and Q[i] = 16 e_pi(i) (pi a permutation of the 128 keys of one block),
+   2. one-hot: K[j] = 16 e_j and Q[i] = 16 e_pi(i) (pi a permutation of the first min(D, 128) keys),
       scale 1/16: row i's score is 16 for key pi(i) and 0 for the others, so O[i] = V[pi(i)] to
       within e^-16. Each output row is matched to the nearest V row: a P exchange that sends a
       key's probability to the wrong fragment slot shows as "row i took key k" with a fixed pattern
@@ -26,7 +26,7 @@
 
 #define SQ 128
 #define SK 256
-#define ONEHOT_KEYS 128 /* one key block: the one-hot keys need d >= keys */
+#define ONEHOT_MAX 128 /* the one-hot keys (at most one key block) need d >= keys */
 #define MATCH_TOL 0.05  /* |O - V[k]| max over a row that counts as "took key k" */
 
 static int run(int d, const uint8_t *q, const uint8_t *k, const uint8_t *vt, float scale, float *o, float *lse)
@@ -74,10 +74,11 @@ static int run(int d, const uint8_t *q, const uint8_t *k, const uint8_t *vt, flo
 int main(int argc, char **argv)
 {
     const int d = argc > 1 ? atoi(argv[1]) : 128;
-    if (d != 128 && d != 256) {
-        printf("usage: %s [128|256]\n", argv[0]);
+    if (d != 64 && d != 128 && d != 256) {
+        printf("usage: %s [64|128|256]\n", argv[0]);
         return 2;
     }
+    const int onehot_keys = d < ONEHOT_MAX ? d : ONEHOT_MAX;
     uint8_t *q = calloc((size_t)SQ * d, 1), *k = calloc((size_t)SK * d, 1), *vt = calloc((size_t)SK * d, 1);
     float *v = malloc(sizeof(float) * SK * d), *o = malloc(sizeof(float) * SQ * d), lse[SQ];
     if (!q || !k || !vt || !v || !o) return 1;
@@ -118,12 +119,12 @@ int main(int argc, char **argv)
     }
 
     /* 2. one-hot */
-    int pi[ONEHOT_KEYS];
-    for (int i = 0; i < ONEHOT_KEYS; ++i) pi[i] = (i * 37 + 11) % ONEHOT_KEYS;
+    int pi[ONEHOT_MAX];
+    for (int i = 0; i < onehot_keys; ++i) pi[i] = (i * 37 + 11) % onehot_keys; /* 37 is prime to 64 and 128 */
     memset(q, 0, (size_t)SQ * d);
     memset(k, 0, (size_t)SK * d);
-    for (int j = 0; j < ONEHOT_KEYS; ++j) k[j * d + j] = flashc_float_to_e4m3(16.0f); /* keys >= 128 stay 0 */
-    for (int i = 0; i < SQ; ++i) q[i * d + pi[i % ONEHOT_KEYS]] = flashc_float_to_e4m3(16.0f);
+    for (int j = 0; j < onehot_keys; ++j) k[j * d + j] = flashc_float_to_e4m3(16.0f); /* the other keys stay 0 */
+    for (int i = 0; i < SQ; ++i) q[i * d + pi[i % onehot_keys]] = flashc_float_to_e4m3(16.0f);
     if (run(d, q, k, vt, 1.0f / 16.0f, o, lse)) return 1;
     int right = 0, wrong = 0, unmatched = 0;
     for (int i = 0; i < SQ; ++i) {
@@ -137,7 +138,7 @@ int main(int argc, char **argv)
             }
             if (e < best_err) best_err = e, best = j;
         }
-        const int want = pi[i % ONEHOT_KEYS];
+        const int want = pi[i % onehot_keys];
         if (best_err < MATCH_TOL && best == want) {
             ++right;
         } else if (best_err < MATCH_TOL) {
@@ -157,7 +158,7 @@ int main(int argc, char **argv)
                 double be = INFINITY;
                 for (int c2 = 0; c2 < d; ++c2) {
                     double e = 0;
-                    for (int i = 0; i < SQ; ++i) e += fabs(o[i * d + c] - v[pi[i % ONEHOT_KEYS] * d + c2]);
+                    for (int i = 0; i < SQ; ++i) e += fabs(o[i * d + c] - v[pi[i % onehot_keys] * d + c2]);
                     if (e < be) be = e, bc = c2;
                 }
                 printf(" %d<-%d", c, bc);

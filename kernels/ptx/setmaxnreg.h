@@ -2,7 +2,9 @@
  * setmaxnreg wrappers: PTX ISA §9.7.17.1 "Miscellaneous Instructions: setmaxnreg" (sm_90a).
  * Every warp of a warpgroup must execute the same instruction; the count is an immediate in
  * [24, 256], a multiple of 8. ptxas honours it only if the kernel's entry register count is known
- * (__launch_bounds__(threads, 1)); otherwise it warns (C7508) and ignores it.
+ * (__launch_bounds__(threads, 1)); otherwise it warns (C7508) and ignores it. The registers come
+ * from the block's own pool (its launch allocation, threads x the entry count): if the warpgroups'
+ * counts sum to more, an .inc waits forever.
  */
 #ifndef FLASHC_PTX_SETMAXNREG_H
 #define FLASHC_PTX_SETMAXNREG_H

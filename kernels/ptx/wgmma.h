@@ -12,7 +12,7 @@
  * register placeholders and operands. Only the shapes the kernels use are provided:
  *   SS (A and B from shared memory, both K-major):     m64nNk16, N in {64..192 step 16}
  *   RS (A from registers, B from shared memory MN-major): m64nNk16, N in {64, 128, 256}
- *   8-bit e4m3 (both operands K-major): SS m64n128k32; RS m64nNk32, N in {128, 256}
+ *   8-bit e4m3 (both operands K-major): SS m64n128k32; RS m64nNk32, N in {64, 128, 256}
  * `scale_d` = 0 overwrites D (D = A*B), 1 accumulates.
  */
 #ifndef FLASHC_PTX_WGMMA_H
@@ -59,6 +59,16 @@ static __device__ __forceinline__ uint64_t wgmma_desc_sw128(uint32_t smem_addr, 
 {
     return (uint64_t)((smem_addr & 0x3FFFF) >> 4) | ((uint64_t)((leading_bytes & 0x3FFFF) >> 4) << 16) |
            ((uint64_t)((stride_bytes & 0x3FFFF) >> 4) << 32) | (WGMMA_DESC_SWIZZLE_128B << 62);
+}
+
+/* The same with the 64-byte swizzle (mode 2): K-major rows of 64 B (64 8-bit columns), `stride` =
+   bytes between 8-row groups (512 when dense); the pattern repeats every 512 B, so tiles are
+   512-byte aligned for base offset 0. */
+#define WGMMA_DESC_SWIZZLE_64B 2ull
+static __device__ __forceinline__ uint64_t wgmma_desc_sw64(uint32_t smem_addr, uint32_t leading_bytes,
+                                                           uint32_t stride_bytes)
+{
+    return (wgmma_desc_sw128(smem_addr, leading_bytes, stride_bytes) & ~(3ull << 62)) | (WGMMA_DESC_SWIZZLE_64B << 62);
 }
 
 /* The descriptor of an operand `bytes` further on (a k-step or panel inside the same tile): adds
@@ -170,6 +180,7 @@ WGMMA_DEFINE_RS(128, f16, 64, 65, 66, 67, 68, 69)
 WGMMA_DEFINE_RS(256, f16, 128, 129, 130, 131, 132, 133)
 
 WGMMA_DEFINE_SS8(128, e4m3, 64, 65, 66)
+WGMMA_DEFINE_RS8(64, e4m3, 32, 33, 34, 35, 36, 37)
 WGMMA_DEFINE_RS8(128, e4m3, 64, 65, 66, 67, 68, 69)
 WGMMA_DEFINE_RS8(256, e4m3, 128, 129, 130, 131, 132, 133)
 

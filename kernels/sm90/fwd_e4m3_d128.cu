@@ -1,4 +1,8 @@
-/* Hopper forward variant: fp8 e4m3 with V pre-transposed, head dim 128. The kernel body is fwd_kernel.cuh. */
+/* Hopper forward variant: fp8 e4m3, head dim 128, V pre-transposed (or, with FWD_V_ROWS from
+   fwd_e4m3_d128_vr.cu, in K's layout and transposed in the kernel). The kernel body is fwd_kernel.cuh. */
+#ifndef FWD_V_ROWS
+#define FWD_V_ROWS 0
+#endif
 #ifndef FWD_NAME
 #define FWD_NAME flashc_sm90_fwd_e4m3_d128
 #endif
@@ -10,6 +14,6 @@
 #define FWD_BLOCK_N SM90_E4M3_D128_BLOCK_N
 #define FWD_KV_STAGES SM90_E4M3_D128_STAGES
 #define FWD_Q_SLOTS SM90_E4M3_D128_Q_SLOTS
-#define FWD_O_STAGE SM90_E4M3_D128_O_STAGE
+#define FWD_O_STAGE (FWD_V_ROWS ? SM90_E4M3_VR_D128_O_STAGE : SM90_E4M3_D128_O_STAGE)
 #define FWD_LAZY_RESCALE SM90_E4M3_D128_LAZY_RESCALE
 #include "sm90/fwd_kernel.cuh"

@@ -1,4 +1,8 @@
-/* Hopper forward variant: fp8 e4m3 with V pre-transposed, head dim 256. The kernel body is fwd_kernel.cuh. */
+/* Hopper forward variant: fp8 e4m3, head dim 256, V pre-transposed (or, with FWD_V_ROWS from
+   fwd_e4m3_d256_vr.cu, in K's layout and transposed in the kernel). The kernel body is fwd_kernel.cuh. */
+#ifndef FWD_V_ROWS
+#define FWD_V_ROWS 0
+#endif
 #ifndef FWD_NAME
 #define FWD_NAME flashc_sm90_fwd_e4m3_d256
 #endif
@@ -10,6 +14,7 @@
 #define FWD_BLOCK_N SM90_E4M3_D256_BLOCK_N
 #define FWD_KV_STAGES SM90_E4M3_D256_STAGES
 #define FWD_Q_SLOTS SM90_E4M3_D256_Q_SLOTS
-#define FWD_O_STAGE SM90_E4M3_D256_O_STAGE
+#define FWD_O_STAGE (FWD_V_ROWS ? SM90_E4M3_VR_D256_O_STAGE : SM90_E4M3_D256_O_STAGE)
 #define FWD_LAZY_RESCALE SM90_E4M3_D256_LAZY_RESCALE
+#define FWD_WINDOWS 0 /* the window's bounds spill 8-88 B here: causal or none only (sm90_api.cu) */
 #include "sm90/fwd_kernel.cuh"

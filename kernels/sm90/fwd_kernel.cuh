@@ -6,6 +6,8 @@
  *   FWD_ELEM         bf16 | f16 | e4m3   (Q, K, V element type; token used in wgmma wrapper names)
  *   FWD_ELEM_IS_BF16 1 | 0
  *   FWD_ELEM_IS_E4M3 0 | 1      (1: 8-bit inputs with V pre-transposed, [b, h_kv, d, s_k]; see below)
+ *   FWD_V_ROWS       0 | 1      (8-bit only; 1: V in K's layout, transposed in shared memory by the
+ *                                producer warpgroup's other warps, see below)
  *   FWD_HEAD_DIM     64 | 128 | 256
  *   FWD_BLOCK_N      keys per K/V tile (multiple of 16, one of the SS shapes in ptx/wgmma.h)
  *
@@ -14,12 +16,15 @@
  *   FWD_Q_SLOTS      1 | 2      (Q buffers: 2 lets the next tile's Q land during this tile)
  *   FWD_O_STAGE      0 | 1      (1: epilogue through a shared-memory O stage and TMA stores)
  *   FWD_LAZY_RESCALE 0 | 1      (1: rescale O only when a row max grows by more than a slack)
+ *   FWD_WINDOWS      1 | 0      (0: window_left / window_right compiled out, causal only: the 8-bit
+ *                                d256 consumers have no register to spare for the window's bounds)
  *   FWD_TAIL_SPLIT   0 | 1      (1: the tail split of sm90_fwd_params.tail_*; 0: compiled out,
  *                                so the kernel is the plain one: the split's per-tile bookkeeping
  *                                and code cost 0.5-4 % at 2k when compiled in, see docs/sm90.md v12)
  *
  * Budget (per block; one block per SM, 128 x (1 + WGS) threads):
- *   warpgroup 0   producer: one thread issues every TMA load; 24 registers (setmaxnreg.dec)
+ *   warpgroup 0   producer: one thread issues every TMA load (FWD_V_ROWS: warps 1-3 transpose
+ *                  V); 24 registers (setmaxnreg.dec)
  *   warpgroups 1.. consumers: 64 query rows each; 240 registers (2 WGs) or 160 (3 WGs)
  *                  registers/thread: S = BLOCK_N/2 f32, P = BLOCK_N/4 b32 (BLOCK_N/8 for 8-bit),
  *                  O = D/2 f32
@@ -40,6 +45,10 @@
  * (small probabilities keep their bits; 1/rowsum cancels it); its accumulator layout is not the
  * 8-bit A-fragment layout, so fwd_convert_p exchanges halves inside each lane quad (two shuffles
  * per 8 bytes). q_descale * k_descale scales the scores, v_descale the output (per batch, KV head).
+ * FWD_V_ROWS: V arrives in K's layout and warps 1-3 of the producer warpgroup rewrite each stage as
+ * V^T (ldmatrix.trans, byte permutes, stmatrix; sm90_vt8.h) into a V^T ring beside it. Inside each
+ * 16 keys they store the keys in the order a lane's accumulators hold them, so P needs no lane
+ * exchange: each lane packs its own scores (fwd_convert_p).
  *
  * Schedule per tile; key blocks run high -> low so the masked ones (causal diagonal, s_k tail)
  * come first:
@@ -70,6 +79,8 @@
 #include "ptx/wgmma.h"
 #include "sm90/sm90_fwd.cuh"
 #include "sm90/sm90_p8.h"
+#include "sm90/sm90_vt8.h"
+#include "ptx/ldmatrix.h"
 
 /* ---- Budget ------------------------------------------------------------------------------ */
 #define FWD_D FWD_HEAD_DIM
@@ -82,7 +93,15 @@
 #define FWD_THREADS (FWD_WG_THREADS * (1 + FWD_WGS))
 #define FWD_CONSUMER_WARPS (FWD_WGS * FWD_WG_THREADS / 32)
 #define FWD_TURN_THREADS (2 * FWD_WG_THREADS) /* a turn barrier: its owner syncs, the previous WG arrives */
-/* Register split of the 64K-entry file: producer 128 x 24 + consumers WGS x 128 x R <= 65536. */
+#ifndef FWD_V_ROWS
+#define FWD_V_ROWS 0
+#endif
+/* Register split: setmaxnreg moves registers inside the block's own launch allocation (a per-CTA
+   pool, ptx/setmaxnreg.h), 128 x (1 + WGS) threads x the launch count (65536 / threads,
+   rounded down to 8: 168 for 2 consumer WGs, 128 for 3), so
+   128 x P + WGS x 128 x R <= 64,512 (2 WGs) or 65,536 (3 WGs); a larger sum hangs the consumers'
+   setmaxnreg.inc. 232 registers spill in the 8-bit d256 consumers, so the V transpose
+   (FWD_V_ROWS) is written to fit in 24 as well. */
 #define FWD_PRODUCER_REGS 24
 #if FWD_WGS == 2
 #define FWD_CONSUMER_REGS 240
@@ -103,25 +122,29 @@
 #define FWD_P_OFFSET_LOG2 0.0f
 #define FWD_RESCALE_SLACK_LOG2 8.0f         /* stale-max slack (log2 units) of the lazy rescale */
 #endif
-#define FWD_PANEL_COLS (SM90_PANEL_ROW_BYTES / FWD_ELEM_BYTES) /* input columns per 128-byte panel row */
+/* Q and K rows in shared memory: 128-byte panels, or one 64-byte panel where a whole row is 64 bytes
+   (8-bit d64), which takes the 64-byte swizzle. */
+#define FWD_QK_ROW_BYTES (FWD_D * FWD_ELEM_BYTES < SM90_PANEL_ROW_BYTES ? FWD_D * FWD_ELEM_BYTES : SM90_PANEL_ROW_BYTES)
+#define FWD_PANEL_COLS (FWD_QK_ROW_BYTES / FWD_ELEM_BYTES) /* input columns per Q / K panel row */
 #define FWD_PANELS (FWD_D / FWD_PANEL_COLS)
 #define FWD_O_PANELS (FWD_D / SM90_PANEL_COLS) /* O is 16-bit: 64 columns per panel */
-#define FWD_Q_PANEL_BYTES (FWD_M * SM90_PANEL_ROW_BYTES)
-#define FWD_KV_PANEL_BYTES (FWD_N * SM90_PANEL_ROW_BYTES)
+#define FWD_Q_PANEL_BYTES (FWD_M * FWD_QK_ROW_BYTES)
+#define FWD_KV_PANEL_BYTES (FWD_N * FWD_QK_ROW_BYTES)
 #define FWD_Q_BYTES (FWD_Q_PANEL_BYTES * FWD_PANELS)
 #define FWD_KV_BYTES (FWD_KV_PANEL_BYTES * FWD_PANELS)
 #ifndef FWD_O_STAGE
 #define FWD_O_STAGE 0
 #endif
-#define FWD_SMEM_BYTES SM90_SMEM_BYTES(FWD_D, FWD_M, FWD_N, FWD_STAGES, FWD_Q_SLOTS, FWD_O_STAGE, FWD_ELEM_BYTES)
+#define FWD_SMEM_BYTES                                                                                   \
+    SM90_SMEM_BYTES(FWD_D, FWD_M, FWD_N, FWD_STAGES, FWD_Q_SLOTS, FWD_O_STAGE, FWD_ELEM_BYTES, FWD_V_ROWS)
 #define FWD_O_PANEL_BYTES (FWD_WG_ROWS * SM90_PANEL_ROW_BYTES) /* O stage: one 64-row panel per WG */
 #define FWD_O_STAGE_WG_BYTES (FWD_O_PANEL_BYTES * FWD_O_PANELS)
 #define FWD_CHUNK_BYTES 16                  /* 128B swizzle permutes 16-byte chunks within a row: */
 #define FWD_CHUNKS_PER_ROW (SM90_PANEL_ROW_BYTES / FWD_CHUNK_BYTES) /* chunk c of row r at c ^ (r % 8) */
 #define FWD_MMA_K_BYTES 32                  /* k of one wgmma: 16 16-bit or 32 8-bit elements */
 #define FWD_MMA_K (FWD_MMA_K_BYTES / FWD_ELEM_BYTES)
-#define FWD_K_STEPS_PER_PANEL (SM90_PANEL_ROW_BYTES / FWD_MMA_K_BYTES)
 #define FWD_SWIZZLE_GROUP_BYTES (8 * SM90_PANEL_ROW_BYTES) /* 8 rows x 128 B: one swizzle atom */
+#define FWD_QK_SWIZZLE_GROUP_BYTES (8 * FWD_QK_ROW_BYTES)  /* Q / K: 8 rows of their panels */
 #define FWD_S_REGS (FWD_N / 2)
 #define FWD_P_REGS (FWD_N * FWD_ELEM_BYTES / 8) /* two rows x N/4 keys per thread, 4 bytes a register */
 #define FWD_O_REGS (FWD_D / 2)
@@ -134,14 +157,29 @@
 #ifndef FWD_TAIL_SPLIT
 #define FWD_TAIL_SPLIT 0
 #endif
+#ifndef FWD_WINDOWS
+#define FWD_WINDOWS 1
+#endif
+/* The window bounds this variant honours (FWD_WINDOWS 0: causal or none; the host refuses others). */
+#define FWD_WINDOW_LEFT(p) (FWD_WINDOWS ? (p)->window_left : -1)
+#define FWD_WINDOW_RIGHT(p) (FWD_WINDOWS ? (p)->window_right : ((p)->causal ? 0 : -1))
 
 #if FWD_N % 16 != 0 || FWD_N > 256 || FWD_D % FWD_PANEL_COLS != 0
 #error "fwd_kernel.cuh: unsupported tile shape"
 #endif
-#if FWD_ELEM_IS_E4M3 && FWD_N % FWD_PANEL_COLS != 0
+#define FWD_VT_PANEL_KEYS SM90_PANEL_ROW_BYTES              /* 8-bit V^T: [D rows x 128 keys] per panel */
+#define FWD_VT_PANEL_BYTES (FWD_D * SM90_PANEL_ROW_BYTES)
+#if FWD_ELEM_IS_E4M3 && FWD_N % FWD_VT_PANEL_KEYS != 0
 #error "fwd_kernel.cuh: 8-bit V^T boxes are 128 keys wide: BLOCK_N must be a multiple of 128"
 #endif
-#define FWD_VT_PANEL_BYTES (FWD_D * SM90_PANEL_ROW_BYTES) /* 8-bit V^T: [D rows x 128 keys] per panel */
+#if FWD_V_ROWS && !FWD_ELEM_IS_E4M3
+#error "fwd_kernel.cuh: FWD_V_ROWS is the 8-bit variant's V layout (16-bit V is read row-major as is)"
+#endif
+#define FWD_VT_BYTES (FWD_D * FWD_N)                  /* one V^T stage (FWD_V_ROWS) */
+#define FWD_TRANSPOSE_WARP0 1                        /* warps 1-3 of the producer warpgroup transpose V */
+#define FWD_TRANSPOSE_WARPS (FWD_WG_THREADS / 32 - FWD_TRANSPOSE_WARP0)
+#define FWD_TRANSPOSE_THREADS (32 * FWD_TRANSPOSE_WARPS)
+#define FWD_VT_UNITS ((FWD_N / SM90_VT8_UNIT_KEYS) * (FWD_D / SM90_VT8_UNIT_COLS))
 
 /* wgmma wrapper for this variant's element type and shapes (two-step paste expands the macros). */
 #if FWD_ELEM_IS_E4M3
@@ -166,17 +204,33 @@
 #define FWD_KERNEL FWD_CAT(FWD_NAME, _kernel)
 
 /* ---- Setup: shared-memory map, tiles ----------------------------------------------------- */
-/* Offsets from the 1 KB-aligned base: Q slots | K stages | V stages | O stage | mbarriers (8 B each).
-   Addresses are computed, not tabled, so a run-time index never sends a table to local memory. */
+/* Offsets from the 1 KB-aligned base: Q slots | K stages | V stages | V^T stages (FWD_V_ROWS) |
+   O stage | mbarriers (8 B each). Addresses are computed, not tabled, so a run-time index never
+   sends a table to local memory. */
 #define FWD_K_OFFSET (FWD_Q_SLOTS * FWD_Q_BYTES)
 #define FWD_V_OFFSET (FWD_K_OFFSET + FWD_STAGES * FWD_KV_BYTES)
-#define FWD_O_OFFSET (FWD_K_OFFSET + 2 * FWD_STAGES * FWD_KV_BYTES)
+#define FWD_VT_OFFSET (FWD_K_OFFSET + 2 * FWD_STAGES * FWD_KV_BYTES)
+#define FWD_O_OFFSET (FWD_VT_OFFSET + FWD_V_ROWS * FWD_STAGES * FWD_VT_BYTES)
 #define FWD_BAR_OFFSET (FWD_O_OFFSET + FWD_O_STAGE * FWD_WGS * FWD_O_STAGE_WG_BYTES)
 #define FWD_MBARRIER_BYTES 8
-enum fwd_barrier { FWD_Q_FULL, FWD_Q_EMPTY, FWD_K_FULL, FWD_K_EMPTY, FWD_V_FULL, FWD_V_EMPTY, FWD_BARRIER_KINDS };
+/* FWD_VT_FULL (FWD_V_ROWS): the stage's V^T is written. Its slot is free again with the stage's
+   V_EMPTY, which also frees the V rows (the transposers wait for the V_FULL that follows it). */
+enum fwd_barrier {
+    FWD_Q_FULL,
+    FWD_Q_EMPTY,
+    FWD_K_FULL,
+    FWD_K_EMPTY,
+    FWD_V_FULL,
+    FWD_V_EMPTY,
+    FWD_VT_FULL
+};
+#define FWD_BARRIER_KINDS (FWD_VT_FULL + FWD_V_ROWS) /* VT_FULL exists with FWD_V_ROWS only */
 
-typedef char fwd_barriers_fit[(FWD_STAGES > FWD_Q_SLOTS ? FWD_STAGES : FWD_Q_SLOTS) * FWD_BARRIER_KINDS *
-                                       FWD_MBARRIER_BYTES <= SM90_BARRIER_BYTES ? 1 : -1];
+#define FWD_BARRIER_SLOTS (FWD_STAGES > FWD_Q_SLOTS ? FWD_STAGES : FWD_Q_SLOTS)
+/* FWD_V_ROWS: after the barriers, a word the producer sets when it has issued its last V */
+#define FWD_DONE_FLAG_OFFSET (FWD_BAR_OFFSET + FWD_BARRIER_SLOTS * FWD_BARRIER_KINDS * FWD_MBARRIER_BYTES)
+typedef char fwd_barriers_fit[FWD_BARRIER_SLOTS * FWD_BARRIER_KINDS * FWD_MBARRIER_BYTES + 4 <= SM90_BARRIER_BYTES ? 1
+                                                                                                                 : -1];
 
 typedef struct fwd_smem {
     uint32_t base; /* shared address of Q slot 0 */
@@ -195,6 +249,17 @@ static __device__ __forceinline__ uint32_t fwd_v(const fwd_smem *s, uint32_t sta
 {
     return s->base + FWD_V_OFFSET + stage * FWD_KV_BYTES;
 }
+/* V^T of a stage (FWD_V_ROWS). */
+static __device__ __forceinline__ uint32_t fwd_vt(const fwd_smem *s, uint32_t stage)
+{
+    return s->base + FWD_VT_OFFSET + stage * FWD_VT_BYTES;
+}
+/* The P.V operand of a stage and the barrier that says it is ready. */
+static __device__ __forceinline__ uint32_t fwd_pv_operand(const fwd_smem *s, uint32_t stage)
+{
+    return FWD_V_ROWS ? fwd_vt(s, stage) : fwd_v(s, stage);
+}
+#define FWD_PV_FULL (FWD_V_ROWS ? FWD_VT_FULL : FWD_V_FULL)
 /* O stage of consumer warpgroup cwg (FWD_O_STAGE). */
 static __device__ __forceinline__ uint32_t fwd_o_stage(const fwd_smem *s, int cwg)
 {
@@ -204,6 +269,12 @@ static __device__ __forceinline__ uint32_t fwd_o_stage(const fwd_smem *s, int cw
 static __device__ __forceinline__ uint32_t fwd_bar(const fwd_smem *s, int kind, uint32_t stage)
 {
     return s->base + FWD_BAR_OFFSET + (stage * FWD_BARRIER_KINDS + kind) * FWD_MBARRIER_BYTES;
+}
+
+/* The producer's done flag (FWD_V_ROWS), as a pointer: plain shared-memory loads and stores. */
+static __device__ __forceinline__ volatile uint32_t *fwd_done_flag(const fwd_smem *s)
+{
+    return (volatile uint32_t *)__cvta_shared_to_generic(s->base + FWD_DONE_FLAG_OFFSET);
 }
 
 static __device__ void fwd_init_barriers(const fwd_smem *s)
@@ -218,7 +289,9 @@ static __device__ void fwd_init_barriers(const fwd_smem *s)
         mbarrier_init(fwd_bar(s, FWD_K_EMPTY, i), FWD_CONSUMER_WARPS);
         mbarrier_init(fwd_bar(s, FWD_V_FULL, i), 1);
         mbarrier_init(fwd_bar(s, FWD_V_EMPTY, i), FWD_CONSUMER_WARPS);
+        if (FWD_V_ROWS) mbarrier_init(fwd_bar(s, FWD_VT_FULL, i), FWD_TRANSPOSE_THREADS);
     }
+    if (FWD_V_ROWS) *fwd_done_flag(s) = 0;
     fence_mbarrier_init_release_cluster();
 }
 
@@ -281,17 +354,32 @@ static __device__ __forceinline__ fwd_tile fwd_tile_at(const sm90_fwd_params *p,
     return c;
 }
 
-/* Key blocks the tile needs: all of s_k, or (causal) up to the last key its last valid row sees. */
+/* The tile's key window (sm90_fwd_params.window_*): row i sees keys i + diag - window_left ..
+   i + diag + window_right, diag = s_k - s_q (bottom-right aligned), -1 = unbounded; causal is
+   window_right = 0. */
+static __device__ __forceinline__ int32_t fwd_last_row(const sm90_fwd_params *p, int32_t m_block)
+{
+    return min((m_block + 1) * FWD_M, p->s_q) - 1;
+}
+
+/* First key block the tile needs: 0, or (window_left) the block of its first row's first key. */
+static __device__ __forceinline__ int32_t fwd_first_n_block(const sm90_fwd_params *p, int32_t m_block)
+{
+    const int32_t first_key = m_block * FWD_M + p->s_k - p->s_q - FWD_WINDOW_LEFT(p);
+    return FWD_WINDOW_LEFT(p) >= 0 && first_key > 0 ? first_key / FWD_N : 0;
+}
+
+/* Key blocks the tile needs from fwd_first_n_block on: up to the end of s_k, or (window_right)
+   up to the last key its last valid row sees. */
 static __device__ __forceinline__ int32_t fwd_num_n_blocks(const sm90_fwd_params *p, int32_t m_block)
 {
     int32_t n = (p->s_k + FWD_N - 1) / FWD_N;
-    if (p->causal) {
-        const int32_t last_row = min((m_block + 1) * FWD_M, p->s_q) - 1;
-        const int32_t last_key = last_row + p->s_k - p->s_q;
+    if (FWD_WINDOW_RIGHT(p) >= 0) {
+        const int32_t last_key = fwd_last_row(p, m_block) + p->s_k - p->s_q + FWD_WINDOW_RIGHT(p);
         if (last_key < 0) return 0;
         n = min(n, last_key / FWD_N + 1);
     }
-    return n;
+    return max(n - fwd_first_n_block(p, m_block), 0);
 }
 
 static __device__ __forceinline__ int32_t fwd_div_nb(const sm90_fwd_params *p, int32_t n)
@@ -346,17 +434,19 @@ static __device__ __forceinline__ void fwd_work_range(const sm90_fwd_params *p, 
 {
     int32_t tl, lo, hi;
     const int in_tail = fwd_tail_piece(p, round, &tl, &lo, &hi);
-    *n_lo = in_tail ? (tl + 1) * p->tail_nb - hi : 0;
+    *n_lo = in_tail ? (tl + 1) * p->tail_nb - hi : fwd_first_n_block(p, m_block);
     *n_blocks = in_tail ? hi - lo : fwd_num_n_blocks(p, m_block);
     *ws_slot = in_tail ? SM90_TAIL_SLOTS_PER_BLOCK * (int32_t)blockIdx.x + (round - p->tail_round) : -1;
 }
 
-/* Whether some score of key block n is masked for some row of the tile. */
+/* Whether some score of key block n is masked for some row of the tile: past s_k, past the first
+   row's last key (window_right), or before the last valid row's first key (window_left). */
 static __device__ __forceinline__ int fwd_block_needs_mask(const sm90_fwd_params *p, int32_t m_block, int32_t n)
 {
-    const int32_t last_key = (n + 1) * FWD_N - 1;
+    const int32_t last_key = (n + 1) * FWD_N - 1, diag = p->s_k - p->s_q;
     if (last_key >= p->s_k) return 1;
-    return p->causal && last_key > m_block * FWD_M + p->s_k - p->s_q;
+    if (FWD_WINDOW_RIGHT(p) >= 0 && last_key > m_block * FWD_M + diag + FWD_WINDOW_RIGHT(p)) return 1;
+    return FWD_WINDOW_LEFT(p) >= 0 && n * FWD_N < fwd_last_row(p, m_block) + diag - FWD_WINDOW_LEFT(p);
 }
 
 /* ---- Producer: TMA loads ----------------------------------------------------------------- */
@@ -369,13 +459,14 @@ static __device__ __forceinline__ void fwd_load_tile(uint32_t dst, uint32_t pane
                                               bar, policy);
 }
 
-/* V of key block `key0 ..`: row-major like K, or (8-bit) V^T as panels of [D rows x 128 keys]. */
+/* V of key block `key0 ..`: row-major like K, or (8-bit, unless FWD_V_ROWS) V^T as panels of
+   [D rows x 128 keys]. */
 static __device__ __forceinline__ void fwd_load_v(uint32_t dst, const CUtensorMap *map, int32_t key0, int32_t head,
                                                   int32_t batch, uint32_t bar, uint64_t policy)
 {
-#if FWD_ELEM_IS_E4M3
-    for (int c = 0; c < FWD_N / FWD_PANEL_COLS; ++c)
-        cp_async_bulk_tensor_4d_shared_global(dst + c * FWD_VT_PANEL_BYTES, map, key0 + c * FWD_PANEL_COLS, 0, head,
+#if FWD_ELEM_IS_E4M3 && !FWD_V_ROWS
+    for (int c = 0; c < FWD_N / FWD_VT_PANEL_KEYS; ++c)
+        cp_async_bulk_tensor_4d_shared_global(dst + c * FWD_VT_PANEL_BYTES, map, key0 + c * FWD_VT_PANEL_KEYS, 0, head,
                                               batch, bar, policy);
 #else
     fwd_load_tile(dst, FWD_KV_PANEL_BYTES, map, key0, head, batch, bar, policy);
@@ -417,25 +508,89 @@ static __device__ void fwd_producer(const sm90_fwd_params *p, const fwd_smem *s)
         }
         ++tile_iter;
     }
+#if FWD_V_ROWS
+    /* No more V for the transposers: the stage after the last one completes its V_FULL phase
+       without a load, with the done flag set. First every transposer must be past its flag check
+       of the last real stage (its VT_FULL), or it could read the flag set there and skip that
+       stage; that also means the next stage's previous V_FULL phase has completed, so this
+       arrival cannot land on it. */
+    if (kv > 0) {
+        const uint32_t last = kv - 1;
+        mbarrier_wait_parity(fwd_bar(s, FWD_VT_FULL, last % FWD_STAGES), (last / FWD_STAGES) & 1);
+    }
+    *fwd_done_flag(s) = 1;
+    mbarrier_arrive(fwd_bar(s, FWD_V_FULL, kv % FWD_STAGES)); /* release: seen after the transposers' wait */
+#endif
 }
 
-/* ---- Consumer: GEMMs --------------------------------------------------------------------- */
-/* Bytes from a K-major operand tile's start to its k-step kk: panel kk/4 (panels panel_bytes
-   apart), + 32 B per step inside the panel's 128-byte rows. */
-static __device__ __forceinline__ uint32_t fwd_kmajor_step(int kk, uint32_t panel_bytes)
+#if FWD_V_ROWS
+/* ---- Producer warps 1-3: V -> V^T (FWD_V_ROWS) ------------------------------------------- */
+/* One stage: warp w of the FWD_TRANSPOSE_WARPS takes units w, w + WARPS, ... (32 keys x 16
+   columns each; sm90_vt8.h has the lane mapping). */
+static __device__ __forceinline__ void fwd_transpose_stage(uint32_t v, uint32_t vt, int warp, int lane)
 {
-    return (kk / FWD_K_STEPS_PER_PANEL) * panel_bytes + (kk % FWD_K_STEPS_PER_PANEL) * FWD_MMA_K_BYTES;
+    const uint32_t sel_a = SM90_VT8_SEL(lane, 0), sel_b = SM90_VT8_SEL(lane, 1);
+    const int32_t st_col = SM90_VT8_ST_COL(lane), st_key = SM90_VT8_ST_KEY(lane);
+    const int32_t key_units = FWD_N / SM90_VT8_UNIT_KEYS;
+#pragma unroll 1 /* two units in flight spill at 24 registers (16-28 B) */
+    for (int u = warp; u < FWD_VT_UNITS; u += FWD_TRANSPOSE_WARPS) {
+        const int32_t key0 = (u % key_units) * SM90_VT8_UNIT_KEYS, chunk = u / key_units;
+        uint32_t r[4], w[4];
+        ldmatrix_sync_aligned_m8n8_x4_trans_shared_b16(
+            r, v + SM90_VT8_ROW_OFFSET(key0 + lane, chunk, FWD_QK_ROW_BYTES, FWD_KV_PANEL_BYTES));
+#pragma unroll
+        for (int g = 0; g < 2; ++g) {
+            w[2 * g] = __byte_perm(r[2 * g], r[2 * g + 1], sel_a);
+            w[2 * g + 1] = __byte_perm(r[2 * g], r[2 * g + 1], sel_b);
+        }
+        stmatrix_sync_aligned_m8n8_x4_shared_b16(
+            vt + SM90_VT8_T_OFFSET(chunk * SM90_VT8_UNIT_COLS + st_col, key0 + st_key, FWD_VT_PANEL_BYTES), w);
+    }
+}
+
+/* Run by warps 1-3 of the producer warpgroup: every V stage the producer loads, in its order,
+   until the producer's last arrival (done flag). Each thread arrives on VT_FULL once its stores
+   are visible to wgmma. The schedule is not recomputed here: it would not fit in 24 registers. */
+static __device__ void fwd_transposer(const fwd_smem *s, int warp)
+{
+    const int lane = threadIdx.x % 32;
+    for (uint32_t kv = 0;; ++kv) {
+        const uint32_t stage = kv % FWD_STAGES, parity = (kv / FWD_STAGES) & 1;
+        mbarrier_wait_parity(fwd_bar(s, FWD_V_FULL, stage), parity);
+        if (*fwd_done_flag(s)) break;
+        fwd_transpose_stage(fwd_v(s, stage), fwd_vt(s, stage), warp, lane);
+        fence_proxy_async_shared_cta(); /* stmatrix (generic proxy) -> wgmma reads (async proxy) */
+        mbarrier_arrive(fwd_bar(s, FWD_VT_FULL, stage));
+    }
+}
+#endif
+
+/* ---- Consumer: GEMMs --------------------------------------------------------------------- */
+/* Bytes from a K-major operand tile's start to its k-step kk: rows of row_bytes (128, or 64 for
+   8-bit d64's Q and K) hold row_bytes / 32 steps of 32 B; further steps go to the next panel,
+   panel_bytes on. */
+static __device__ __forceinline__ uint32_t fwd_kmajor_step(int kk, uint32_t row_bytes, uint32_t panel_bytes)
+{
+    const int steps = row_bytes / FWD_MMA_K_BYTES;
+    return (kk / steps) * panel_bytes + (kk % steps) * FWD_MMA_K_BYTES;
+}
+
+/* Q / K operand descriptor: 128-byte swizzle, or 64-byte where their rows are 64 bytes. */
+static __device__ __forceinline__ uint64_t fwd_qk_desc(uint32_t addr)
+{
+    return FWD_QK_ROW_BYTES == SM90_PANEL_ROW_BYTES ? wgmma_desc_sw128(addr, 16, FWD_QK_SWIZZLE_GROUP_BYTES)
+                                                    : wgmma_desc_sw64(addr, 16, FWD_QK_SWIZZLE_GROUP_BYTES);
 }
 
 /* S[64 x N] = Q[64 x D] K[N x D]^T: both K-major. */
 static __device__ __forceinline__ void fwd_issue_qk(float *s, uint32_t q, uint32_t k)
 {
-    const uint64_t da0 = wgmma_desc_sw128(q, 16, FWD_SWIZZLE_GROUP_BYTES);
-    const uint64_t db0 = wgmma_desc_sw128(k, 16, FWD_SWIZZLE_GROUP_BYTES);
+    const uint64_t da0 = fwd_qk_desc(q);
+    const uint64_t db0 = fwd_qk_desc(k);
 #pragma unroll
     for (int kk = 0; kk < FWD_D / FWD_MMA_K; ++kk) {
-        const uint64_t da = wgmma_desc_advance(da0, fwd_kmajor_step(kk, FWD_Q_PANEL_BYTES));
-        const uint64_t db = wgmma_desc_advance(db0, fwd_kmajor_step(kk, FWD_KV_PANEL_BYTES));
+        const uint64_t da = wgmma_desc_advance(da0, fwd_kmajor_step(kk, FWD_QK_ROW_BYTES, FWD_Q_PANEL_BYTES));
+        const uint64_t db = wgmma_desc_advance(db0, fwd_kmajor_step(kk, FWD_QK_ROW_BYTES, FWD_KV_PANEL_BYTES));
         FWD_WGMMA_QK(s, da, db, kk > 0);
     }
 }
@@ -451,7 +606,7 @@ static __device__ __forceinline__ void fwd_issue_pv(float *o, const uint32_t *pf
     const uint64_t db0 = wgmma_desc_sw128(v, 16, FWD_SWIZZLE_GROUP_BYTES);
 #pragma unroll
     for (int kk = 0; kk < FWD_N / FWD_MMA_K; ++kk) {
-        const uint64_t db = wgmma_desc_advance(db0, fwd_kmajor_step(kk, FWD_VT_PANEL_BYTES));
+        const uint64_t db = wgmma_desc_advance(db0, fwd_kmajor_step(kk, SM90_PANEL_ROW_BYTES, FWD_VT_PANEL_BYTES));
         FWD_WGMMA_PV(o, pf + 4 * kk, db, kk > 0 || accumulate);
     }
 #else
@@ -504,13 +659,15 @@ static __device__ __forceinline__ void fwd_mask(float *s, const sm90_fwd_params 
     const int32_t key0 = n * FWD_N + 2 * quad_col;
 #pragma unroll
     for (int r = 0; r < 2; ++r) {
-        int32_t limit = p->s_k - 1 - key0; /* last visible key, relative to key0 */
-        if (p->causal) limit = min(limit, row0 + 8 * r + p->s_k - p->s_q - key0);
+        const int32_t diag = row0 + 8 * r + p->s_k - p->s_q - key0; /* the row's diagonal key, relative to key0 */
+        int32_t limit = p->s_k - 1 - key0;                          /* last visible key */
+        if (FWD_WINDOW_RIGHT(p) >= 0) limit = min(limit, diag + FWD_WINDOW_RIGHT(p));
+        const int32_t first = FWD_WINDOW_LEFT(p) >= 0 ? diag - FWD_WINDOW_LEFT(p) : INT32_MIN; /* first visible key */
 #pragma unroll
         for (int j = 0; j < FWD_N / 8; ++j)
 #pragma unroll
             for (int c = 0; c < 2; ++c)
-                if (8 * j + c > limit) s[4 * j + 2 * r + c] = -INFINITY;
+                if (8 * j + c > limit || 8 * j + c < first) s[4 * j + 2 * r + c] = -INFINITY;
     }
 }
 
@@ -574,7 +731,22 @@ static __device__ __forceinline__ int fwd_softmax(float *s, float *row_max, floa
     return rescale;
 }
 
-#if FWD_ELEM_IS_E4M3
+#if FWD_V_ROWS
+/* P to the 8-bit A fragment against the in-kernel V^T, whose keys inside each 16 are in
+   accumulator order (sm90_vt8.h): lane t's register for a row holds its own keys 2t, 2t+1 of the
+   low 8 and 2t, 2t+1 of the high 8, so each lane packs its own scores. */
+static __device__ __forceinline__ void fwd_convert_p(uint32_t *pf, const float *s)
+{
+#pragma unroll
+    for (int g = 0; g < FWD_N / 16; ++g)
+#pragma unroll
+        for (int r = 0; r < 2; ++r)
+            pf[2 * g + r] = cvt_rn_satfinite_e4m3x2_f32(s[SM90_VT8_S_INDEX(g, r, 0)], s[SM90_VT8_S_INDEX(g, r, 1)]) |
+                            (uint32_t)cvt_rn_satfinite_e4m3x2_f32(s[SM90_VT8_S_INDEX(g, r, 2)],
+                                                                  s[SM90_VT8_S_INDEX(g, r, 3)])
+                                << 16;
+}
+#elif FWD_ELEM_IS_E4M3
 /* P to the 8-bit A fragment: each lane rounds its scores to e4m3 pairs, and two shuffles inside
    the lane quad plus a byte permute put them where the fragment wants them (sm90_p8.h explains
    the mapping; tests/cpu/test_sm90_p8.c replays it for every lane). */
@@ -627,7 +799,7 @@ static __device__ __forceinline__ void fwd_issue_first_qk(const fwd_smem *sm, in
     mbarrier_wait_parity(fwd_bar(sm, FWD_K_FULL, stage), parity);
     fwd_turn_wait(cwg);
     wgmma_fence();
-    fwd_issue_qk(s, fwd_q(sm, q_slot) + cwg * FWD_WG_ROWS * SM90_PANEL_ROW_BYTES, fwd_k(sm, stage));
+    fwd_issue_qk(s, fwd_q(sm, q_slot) + cwg * FWD_WG_ROWS * FWD_QK_ROW_BYTES, fwd_k(sm, stage));
     wgmma_commit_group();
     fwd_turn_pass(cwg);
 }
@@ -655,9 +827,9 @@ static __device__ __forceinline__ void fwd_step(const sm90_fwd_params *p, const 
     wgmma_fence();
     fwd_issue_qk(s, q, fwd_k(sm, *stage));
     wgmma_commit_group();
-    mbarrier_wait_parity(fwd_bar(sm, FWD_V_FULL, v_stage), v_parity);
+    mbarrier_wait_parity(fwd_bar(sm, FWD_PV_FULL, v_stage), v_parity);
     wgmma_fence();
-    fwd_issue_pv(o, pf, fwd_v(sm, v_stage), n < n_blocks - 1);
+    fwd_issue_pv(o, pf, fwd_pv_operand(sm, v_stage), n < n_blocks - 1);
     wgmma_commit_group();
     fwd_turn_pass(cwg);
     wgmma_wait_group(1);
@@ -683,7 +855,7 @@ static __device__ __forceinline__ void fwd_mainloop(const sm90_fwd_params *p, co
                                                     float *row_sum)
 {
     const uint32_t q_slot = tile_iter % FWD_Q_SLOTS;
-    const uint32_t q = fwd_q(sm, q_slot) + cwg * FWD_WG_ROWS * SM90_PANEL_ROW_BYTES;
+    const uint32_t q = fwd_q(sm, q_slot) + cwg * FWD_WG_ROWS * FWD_QK_ROW_BYTES;
     float corr[2];
     uint32_t pf[FWD_P_REGS];
     uint32_t kv = *kv_counter;
@@ -699,22 +871,28 @@ static __device__ __forceinline__ void fwd_mainloop(const sm90_fwd_params *p, co
     fwd_convert_p(pf, s);
 
     /* Steady state: S_{n-1} = Q K_{n-1}^T and O += P_n V_n in flight together. The blocks that
-       need masking come first (high n): they get their own copy of the step, so neither copy
-       branches between the two waits (see fwd_step). */
+       need masking come first (high n: causal diagonal, s_k tail) and, with window_left, last
+       (the window's left edge): they get their own copy of the step, so neither copy branches
+       between the two waits (see fwd_step). Below the first stretch only window_left masks. */
     for (; n > 0 && fwd_block_needs_mask(p, c->m_block, n - 1 + n_lo); --n)
         fwd_step(p, sm, cwg, c, n, n_blocks, row0, quad_col, q, q_slot, &kv, &stage, &parity, s, o, pf, row_max,
                  row_sum, corr, n_lo, scale_log2, 1);
-    for (; n > 0; --n)
+    for (; n > 0 && !(FWD_WINDOW_LEFT(p) >= 0 && fwd_block_needs_mask(p, c->m_block, n - 1 + n_lo)); --n)
         fwd_step(p, sm, cwg, c, n, n_blocks, row0, quad_col, q, q_slot, &kv, &stage, &parity, s, o, pf, row_max,
                  row_sum, corr, n_lo, scale_log2, 0);
+#if FWD_WINDOWS
+    for (; n > 0; --n) /* the window's left edge */
+        fwd_step(p, sm, cwg, c, n, n_blocks, row0, quad_col, q, q_slot, &kv, &stage, &parity, s, o, pf, row_max,
+                 row_sum, corr, n_lo, scale_log2, 1);
+#endif
 
     /* Drain: O += P_0 V_0. */
-    mbarrier_wait_parity(fwd_bar(sm, FWD_V_FULL, stage), parity);
+    mbarrier_wait_parity(fwd_bar(sm, FWD_PV_FULL, stage), parity);
     fwd_turn_wait(cwg);
     fwd_fence_o(o);
     fwd_fence_p(pf);
     wgmma_fence();
-    fwd_issue_pv(o, pf, fwd_v(sm, stage), n_blocks > 1);
+    fwd_issue_pv(o, pf, fwd_pv_operand(sm, stage), n_blocks > 1);
     wgmma_commit_group();
     fwd_turn_pass(cwg);
     wgmma_wait_group(0);
@@ -954,7 +1132,13 @@ __global__ void __launch_bounds__(FWD_THREADS, 1) FWD_KERNEL(const __grid_consta
     __syncthreads();
     if (threadIdx.x < FWD_WG_THREADS) {
         setmaxnreg_dec_sync_aligned_u32(FWD_PRODUCER_REGS);
+        const int warp = threadIdx.x / 32;
         if (threadIdx.x == 0) fwd_producer(&params, &sm);
+#if FWD_V_ROWS
+        if (warp >= FWD_TRANSPOSE_WARP0) fwd_transposer(&sm, warp - FWD_TRANSPOSE_WARP0);
+#else
+        (void)warp;
+#endif
     } else {
         setmaxnreg_inc_sync_aligned_u32(FWD_CONSUMER_REGS);
         fwd_consumer(&params, &sm, threadIdx.x / FWD_WG_THREADS - 1);

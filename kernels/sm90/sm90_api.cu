@@ -31,6 +31,7 @@ typedef cudaError_t (*sm90_launcher)(const sm90_fwd_params *, int, cudaStream_t)
 typedef struct sm90_variant {
     int block_m, block_n, stages, q_slots;
     int o_stage; /* 1: the epilogue stores O with TMA (tmap_o) from a shared-memory stage */
+    int v_rows;  /* 8-bit V in K's layout, transposed in the kernel (a V^T ring in shared memory) */
     sm90_launcher launch;
     sm90_launcher launch_tail; /* the same kernel with the tail split compiled in */
 } sm90_variant;
@@ -44,6 +45,7 @@ static sm90_variant sm90_variant_of(int wgs, int block_n, int stages, int q_slot
     v.stages = stages;
     v.q_slots = q_slots;
     v.o_stage = o_stage;
+    v.v_rows = 0;
     v.launch = launch;
     v.launch_tail = launch_tail;
     return v;
@@ -54,13 +56,26 @@ static sm90_variant sm90_pick(const flashc_problem *p)
 {
     const int bf16 = p->in_dtype == FLASHC_DTYPE_BF16;
     if (p->in_dtype == FLASHC_DTYPE_FP8_E4M3) {
-        if (p->d == 128)
-            return sm90_variant_of(SM90_E4M3_D128_WGS, SM90_E4M3_D128_BLOCK_N, SM90_E4M3_D128_STAGES,
-                                   SM90_E4M3_D128_Q_SLOTS, SM90_E4M3_D128_O_STAGE, flashc_sm90_fwd_e4m3_d128,
-                                   flashc_sm90_fwd_e4m3_d128_tail);
-        return sm90_variant_of(SM90_E4M3_D256_WGS, SM90_E4M3_D256_BLOCK_N, SM90_E4M3_D256_STAGES,
-                               SM90_E4M3_D256_Q_SLOTS, SM90_E4M3_D256_O_STAGE, flashc_sm90_fwd_e4m3_d256,
-                               flashc_sm90_fwd_e4m3_d256_tail);
+        /* V pre-transposed, or in K's layout (_vr: the kernel transposes it) */
+        const int vr = !p->v_transposed;
+        sm90_variant v;
+        if (p->d == 64)
+            v = sm90_variant_of(SM90_E4M3_D64_WGS, SM90_E4M3_D64_BLOCK_N, SM90_E4M3_D64_STAGES, SM90_E4M3_D64_Q_SLOTS,
+                                vr ? SM90_E4M3_VR_D64_O_STAGE : SM90_E4M3_D64_O_STAGE,
+                                vr ? flashc_sm90_fwd_e4m3_d64_vr : flashc_sm90_fwd_e4m3_d64,
+                                vr ? flashc_sm90_fwd_e4m3_d64_vr_tail : flashc_sm90_fwd_e4m3_d64_tail);
+        else if (p->d == 128)
+            v = sm90_variant_of(SM90_E4M3_D128_WGS, SM90_E4M3_D128_BLOCK_N, SM90_E4M3_D128_STAGES,
+                                SM90_E4M3_D128_Q_SLOTS, vr ? SM90_E4M3_VR_D128_O_STAGE : SM90_E4M3_D128_O_STAGE,
+                                vr ? flashc_sm90_fwd_e4m3_d128_vr : flashc_sm90_fwd_e4m3_d128,
+                                vr ? flashc_sm90_fwd_e4m3_d128_vr_tail : flashc_sm90_fwd_e4m3_d128_tail);
+        else
+            v = sm90_variant_of(SM90_E4M3_D256_WGS, SM90_E4M3_D256_BLOCK_N, SM90_E4M3_D256_STAGES,
+                                SM90_E4M3_D256_Q_SLOTS, vr ? SM90_E4M3_VR_D256_O_STAGE : SM90_E4M3_D256_O_STAGE,
+                                vr ? flashc_sm90_fwd_e4m3_d256_vr : flashc_sm90_fwd_e4m3_d256,
+                                vr ? flashc_sm90_fwd_e4m3_d256_vr_tail : flashc_sm90_fwd_e4m3_d256_tail);
+        v.v_rows = vr;
+        return v;
     }
     switch (p->d) {
     case 64:
@@ -90,7 +105,8 @@ static int sm90_elem_bytes(flashc_dtype t) { return sm90_is_16bit(t) ? 2 : 1; }
 
 static size_t sm90_smem_bytes(const sm90_variant *v, int d, flashc_dtype in_dtype)
 {
-    return SM90_SMEM_BYTES(d, v->block_m, v->block_n, v->stages, v->q_slots, v->o_stage, sm90_elem_bytes(in_dtype));
+    return SM90_SMEM_BYTES(d, v->block_m, v->block_n, v->stages, v->q_slots, v->o_stage, sm90_elem_bytes(in_dtype),
+                           v->v_rows);
 }
 
 /* Strides (elements) of a TMA view: 16-byte multiples below 2^40 bytes. */
@@ -120,10 +136,6 @@ flashc_status flashc_sm90_check(const flashc_problem *p, const flashc_device_inf
     if (!sm90_is_16bit(p->out_dtype)) return NOT_SUPPORTED("sm90: output must be f16 or bf16");
     if (p->d != 64 && p->d != 128 && p->d != 256)
         return NOT_SUPPORTED("sm90: head dim %d has no Hopper kernel (64, 128, 256 do)", (int)p->d);
-    if (fp8 && p->d == 64) return NOT_SUPPORTED("sm90: fp8 e4m3 head dim 64 has no Hopper kernel yet (128, 256 do)");
-    if (fp8 && !p->v_transposed)
-        return NOT_SUPPORTED("sm90: fp8 e4m3 needs V pre-transposed (v_transposed, [b, h_kv, d, s_k]) on the Hopper "
-                             "path; V in K's layout runs on the portable path");
     if (p->q_varlen) return NOT_SUPPORTED("sm90: varlen q (cu_seqlens_q) not implemented");
     if (p->kv_layout == FLASHC_KV_VARLEN) return NOT_SUPPORTED("sm90: varlen k/v (cu_seqlens_k) not implemented");
     if (p->kv_layout == FLASHC_KV_PAGED) return NOT_SUPPORTED("sm90: paged k/v not implemented");
@@ -134,14 +146,15 @@ flashc_status flashc_sm90_check(const flashc_problem *p, const flashc_device_inf
     if (p->softcap != 0.0f) return NOT_SUPPORTED("sm90: softcap not implemented");
     if (!fp8 && (p->q_descale || p->k_descale || p->v_descale))
         return NOT_SUPPORTED("sm90: descales apply to 8-bit inputs only; not implemented for f16/bf16");
-    if (p->window_left != -1 || (p->window_right != -1 && p->window_right != 0))
-        return NOT_SUPPORTED("sm90: sliding window (window_left/right other than causal) not implemented");
     if (!(p->softmax_scale > 0.0f) || !isfinite(p->softmax_scale))
         return NOT_SUPPORTED("sm90: softmax_scale must be positive and finite (got %g)", (double)p->softmax_scale);
     if (p->s_q < 1 || p->s_k < 1 || p->b < 1 || p->h_q < 1 || p->h_kv < 1)
         return NOT_SUPPORTED("sm90: empty problems (s_q = %d, s_k = %d) go to the portable path", (int)p->s_q,
                              (int)p->s_k);
     if (p->h_q % p->h_kv != 0) return NOT_SUPPORTED("sm90: h_q %% h_kv != 0");
+    if (fp8 && p->d == 256 && (p->window_left != -1 || (p->window_right != -1 && p->window_right != 0)))
+        return NOT_SUPPORTED("sm90: sliding window (window_left/right other than causal) at fp8 head dim 256 is "
+                             "not implemented (no registers left for the window's bounds)");
     const sm90_variant v = sm90_pick(p);
     const int64_t m_blocks = ((int64_t)p->s_q + v.block_m - 1) / v.block_m;
     if (m_blocks * p->h_q * p->b > INT32_MAX) return NOT_SUPPORTED("sm90: more than 2^31 query tiles");
@@ -165,7 +178,8 @@ flashc_status flashc_sm90_check(const flashc_problem *p, const flashc_device_inf
  * the GPU idle). With the split, the last round's R * NB key blocks are dealt out evenly over all
  * blocks as contiguous (tile, key block) ranges (stream-K, sm90_fwd_params.tail_*) and
  * sm90_combine merges the pieces. Causal problems keep their own schedule (tiles of unequal
- * length, sorted longest first). */
+ * length, sorted longest first), and windowed ones are not split (their tiles' key ranges start
+ * at fwd_first_n_block, which the pieces' positions do not model). */
 typedef struct sm90_tail {
     int on;
     int32_t round, start, nb, len, rem;
@@ -188,7 +202,7 @@ static sm90_tail sm90_tail_plan(const flashc_problem *p, const sm90_variant *v, 
     sm90_tail tp;
     memset(&tp, 0, sizeof tp);
     const int mode = sm90_tail_mode();
-    if (mode == 0 || p->causal || p->window_right == 0 || dev->num_sms < 1) return tp;
+    if (mode == 0 || p->causal || p->window_left >= 0 || p->window_right >= 0 || dev->num_sms < 1) return tp;
     const int64_t grid = dev->num_sms;
     const int64_t tiles = ((int64_t)p->s_q + v->block_m - 1) / v->block_m * p->h_q * p->b;
     const int64_t nb = ((int64_t)p->s_k + v->block_n - 1) / v->block_n;
@@ -219,16 +233,16 @@ size_t flashc_sm90_workspace_size(const flashc_problem *p, const flashc_device_i
 
 /* ---- Tensor maps ---------------------------------------------------------------------------- */
 /* A [batch, rows, heads, inner] view (strides in elements: batch, row, head) tiled as panels of
-   128-byte rows (64 16-bit or 128 8-bit columns) and box_rows rows, 128-byte swizzle. Q, K, V and
-   O are [b, s, h, d] (inner = d); 8-bit V^T is [b, h_kv, d, s_k], a view with inner = s_k and
-   rows = d. */
+   row_bytes-byte rows (128: 64 16-bit or 128 8-bit columns, 128-byte swizzle; 64: 8-bit d64's Q and
+   K, 64-byte swizzle) and box_rows rows. Q, K, V and O are [b, s, h, d] (inner = d); 8-bit V^T is
+   [b, h_kv, d, s_k], a view with inner = s_k and rows = d. */
 typedef struct sm90_tmap_key {
     const void *ptr;
     int dtype;
     int device;
     uint64_t dims[SM90_TMAP_RANK];
     uint64_t strides[SM90_TMAP_RANK - 1]; /* bytes */
-    uint32_t box_rows;
+    uint32_t box_rows, row_bytes;
 } sm90_tmap_key;
 
 typedef struct sm90_tmap_entry {
@@ -260,7 +274,7 @@ static flashc_status sm90_get_encoder(PFN_cuTensorMapEncodeTiled_v12000 *fn)
 
 static flashc_status sm90_tensor_map(CUtensorMap *out, const void *ptr, flashc_dtype dtype, int device,
                                      int64_t inner, int64_t rows, int64_t heads, int64_t batch,
-                                     const int64_t stride[3], uint32_t box_rows)
+                                     const int64_t stride[3], uint32_t box_rows, uint32_t row_bytes)
 {
     const int elem_bytes = sm90_elem_bytes(dtype);
     sm90_tmap_key key;
@@ -275,13 +289,14 @@ static flashc_status sm90_tensor_map(CUtensorMap *out, const void *ptr, flashc_d
     /* stride order in the map: row, head, batch. An extent-1 dimension is never stepped; give it
        a legal stride (validation may have stored 0 or an unaligned value there). */
     const int64_t s_in[3] = {stride[1], stride[2], stride[0]};
-    const int64_t row_bytes = (inner * elem_bytes + SM90_TMA_STRIDE_ALIGN - 1) / SM90_TMA_STRIDE_ALIGN * SM90_TMA_STRIDE_ALIGN;
+    const int64_t inner_bytes = (inner * elem_bytes + SM90_TMA_STRIDE_ALIGN - 1) / SM90_TMA_STRIDE_ALIGN * SM90_TMA_STRIDE_ALIGN;
     for (int i = 0; i < 3; ++i) {
         int64_t bytes = s_in[i] * elem_bytes;
-        if (key.dims[i + 1] == 1) bytes = row_bytes;
+        if (key.dims[i + 1] == 1) bytes = inner_bytes;
         key.strides[i] = (uint64_t)bytes;
     }
     key.box_rows = box_rows;
+    key.row_bytes = row_bytes;
 
     flashc_status st = FLASHC_STATUS_SUCCESS;
     pthread_mutex_lock(&g_tmap_lock);
@@ -294,14 +309,16 @@ static flashc_status sm90_tensor_map(CUtensorMap *out, const void *ptr, flashc_d
     PFN_cuTensorMapEncodeTiled_v12000 encode;
     st = sm90_get_encoder(&encode);
     if (st == FLASHC_STATUS_SUCCESS) {
-        const cuuint32_t box[SM90_TMAP_RANK] = {(cuuint32_t)(SM90_PANEL_ROW_BYTES / elem_bytes), box_rows, 1, 1};
+        const cuuint32_t box[SM90_TMAP_RANK] = {(cuuint32_t)(row_bytes / elem_bytes), box_rows, 1, 1};
         const cuuint32_t elem_strides[SM90_TMAP_RANK] = {1, 1, 1, 1};
         const CUtensorMapDataType type = dtype == FLASHC_DTYPE_BF16  ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
                                          : dtype == FLASHC_DTYPE_F16 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16
                                                                      : CU_TENSOR_MAP_DATA_TYPE_UINT8;
         CUtensorMap map;
         CUresult r = encode(&map, type, SM90_TMAP_RANK, (void *)ptr, key.dims, key.strides, box, elem_strides,
-                            CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                            CU_TENSOR_MAP_INTERLEAVE_NONE,
+                            row_bytes == SM90_PANEL_ROW_BYTES ? CU_TENSOR_MAP_SWIZZLE_128B : CU_TENSOR_MAP_SWIZZLE_64B,
+                            CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
                             CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
         if (r != CUDA_SUCCESS) {
             st = flashc_error(FLASHC_STATUS_CUDA_ERROR, "sm90: cuTensorMapEncodeTiled failed (CUresult %d)", (int)r);
@@ -356,25 +373,28 @@ static flashc_status sm90_launch(const flashc_problem *p, const flashc_device_in
     sm90_fwd_params prm;
     memset(&prm, 0, sizeof prm);
     flashc_status st;
+    /* Q and K rows: one 128-byte panel row, or a whole 64-byte row (8-bit d64) */
+    const int64_t row_bytes = p->d * sm90_elem_bytes(p->in_dtype);
+    const uint32_t qk_row_bytes = row_bytes < SM90_PANEL_ROW_BYTES ? (uint32_t)row_bytes : SM90_PANEL_ROW_BYTES;
     if ((st = sm90_tensor_map(&prm.tmap_q, p->q, p->in_dtype, dev->device, p->d, p->s_q, p->h_q, p->b, p->q_stride,
-                              (uint32_t)v->block_m)) != FLASHC_STATUS_SUCCESS)
+                              (uint32_t)v->block_m, qk_row_bytes)) != FLASHC_STATUS_SUCCESS)
         return st;
     if ((st = sm90_tensor_map(&prm.tmap_k, p->k, p->in_dtype, dev->device, p->d, p->s_k, p->h_kv, p->b, p->k_stride,
-                              (uint32_t)v->block_n)) != FLASHC_STATUS_SUCCESS)
+                              (uint32_t)v->block_n, qk_row_bytes)) != FLASHC_STATUS_SUCCESS)
         return st;
     if (p->v_transposed) {
         /* V^T [b, h_kv, d, s_k]: v_stride is (batch, head, dim); as a view (batch, row = dim, head) */
         const int64_t vt_stride[3] = {p->v_stride[0], p->v_stride[2], p->v_stride[1]};
         st = sm90_tensor_map(&prm.tmap_v, p->v, p->in_dtype, dev->device, p->s_k, p->d, p->h_kv, p->b, vt_stride,
-                             (uint32_t)p->d);
+                             (uint32_t)p->d, SM90_PANEL_ROW_BYTES);
     } else {
         st = sm90_tensor_map(&prm.tmap_v, p->v, p->in_dtype, dev->device, p->d, p->s_k, p->h_kv, p->b, p->v_stride,
-                             (uint32_t)v->block_n);
+                             (uint32_t)v->block_n, qk_row_bytes);
     }
     if (st != FLASHC_STATUS_SUCCESS) return st;
     if (v->o_stage &&
         (st = sm90_tensor_map(&prm.tmap_o, p->o, p->out_dtype, dev->device, p->d, p->s_q, p->h_q, p->b, p->o_stride,
-                              (uint32_t)SM90_WG_ROWS)) != FLASHC_STATUS_SUCCESS)
+                              (uint32_t)SM90_WG_ROWS, SM90_PANEL_ROW_BYTES)) != FLASHC_STATUS_SUCCESS)
         return st;
     prm.o = p->o;
     prm.lse = p->lse;
@@ -387,6 +407,8 @@ static flashc_status sm90_launch(const flashc_problem *p, const flashc_device_in
     prm.s_k = p->s_k;
     prm.q_per_kv = p->h_q / p->h_kv;
     prm.causal = p->causal || p->window_right == 0;
+    prm.window_left = p->window_left;
+    prm.window_right = p->causal ? 0 : p->window_right;
     prm.out_bf16 = p->out_dtype == FLASHC_DTYPE_BF16;
     prm.scale_log2 = p->softmax_scale * (float)SM90_LOG2E;
     prm.q_descale = p->q_descale;

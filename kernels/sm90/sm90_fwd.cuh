@@ -15,7 +15,7 @@
  * STAGES deep K/V ring; Q_SLOTS Q buffers; 16-bit elements; O_STAGE 1: the epilogue stages O
  * [BLOCK_M x D] in shared memory for TMA stores (0: straight from registers to global);
  * LAZY_RESCALE 1: O is rescaled only when a row max grows by more than a slack (fwd_softmax).
- * Shared memory (bytes in comments) = Q_SLOTS * Q + STAGES * (K + V) + O_STAGE * O
+ * Shared memory (bytes in comments) = Q_SLOTS * Q + STAGES * (K + V [+ V^T]) + O_STAGE * O
  * + alignment slack + barriers; the per-block limit is 232,448 B. d64 has two shapes: 3 consumer
  * WGs win once the key loop is long, 2 win on short ones (fewer, shorter tile transitions). */
 #define SM90_D64_SHORT_WGS 2
@@ -47,6 +47,13 @@
    a K/V stage is half the 16-bit one's bytes; V^T boxes are 128 keys wide (BLOCK_N a multiple of
    128). Shapes as FA3's V-column-major fp8 tiles, unmeasured here: the ring depth and BLOCK_N
    are the first knobs to sweep. */
+/* d64: Q / K rows are 64 bytes (64-byte swizzle), three consumer warpgroups as FA3's fp8 d64 */
+#define SM90_E4M3_D64_WGS 3
+#define SM90_E4M3_D64_BLOCK_N 128
+#define SM90_E4M3_D64_STAGES 2
+#define SM90_E4M3_D64_Q_SLOTS 2
+#define SM90_E4M3_D64_O_STAGE 1       /* 83,200 B */
+#define SM90_E4M3_D64_LAZY_RESCALE 1
 #define SM90_E4M3_D128_WGS 2
 #define SM90_E4M3_D128_BLOCK_N 128
 #define SM90_E4M3_D128_STAGES 2
@@ -59,6 +66,11 @@
 #define SM90_E4M3_D256_Q_SLOTS 1
 #define SM90_E4M3_D256_O_STAGE 1      /* 230,656 B */
 #define SM90_E4M3_D256_LAZY_RESCALE 1
+/* fp8 e4m3 with V in K's layout (fwd_e4m3_d<D>_vr.cu): the same shapes plus a V^T ring of STAGES
+   x [D x BLOCK_N] bytes, which the kernel writes from the V rows; d256 gives up its O stage for it. */
+#define SM90_E4M3_VR_D64_O_STAGE SM90_E4M3_D64_O_STAGE   /* 99,584 B */
+#define SM90_E4M3_VR_D128_O_STAGE SM90_E4M3_D128_O_STAGE /* 165,120 B */
+#define SM90_E4M3_VR_D256_O_STAGE 0                      /* 230,656 B */
 /* Columns of one 128-byte swizzle panel (16-bit elements; 128 for 8-bit inputs): TMA boxes and
    wgmma tiles are built from panels of [rows x 64]. */
 #define SM90_WG_ROWS 64
@@ -67,9 +79,11 @@
 #define SM90_SMEM_ALIGN 1024 /* 128B-swizzle atom: TMA, wgmma descriptors agree at base offset 0 */
 #define SM90_BARRIER_BYTES 256
 #define SM90_O_ELEM_BYTES 2 /* O is f16 or bf16 */
-#define SM90_SMEM_BYTES(D, BLOCK_M, BLOCK_N, STAGES, Q_SLOTS, O_STAGE, ELEM_BYTES)                     \
+/* V_ROWS 1: the 8-bit variants that transpose V in the kernel keep a V^T ring beside the V rows. */
+#define SM90_SMEM_BYTES(D, BLOCK_M, BLOCK_N, STAGES, Q_SLOTS, O_STAGE, ELEM_BYTES, V_ROWS)             \
     (SM90_SMEM_ALIGN + ((Q_SLOTS) * (BLOCK_M) + 2 * (STAGES) * (BLOCK_N)) * (D) * (ELEM_BYTES) +          \
-     (O_STAGE) * (BLOCK_M) * (D) * SM90_O_ELEM_BYTES + SM90_BARRIER_BYTES)
+     (V_ROWS) * (STAGES) * (BLOCK_N) * (D) + (O_STAGE) * (BLOCK_M) * (D) * SM90_O_ELEM_BYTES +          \
+     SM90_BARRIER_BYTES)
 
 /* Tile schedule options (sm90_fwd_params.schedule). */
 #define SM90_SCHED_SNAKE 1 /* reverse the block order on odd rounds */
@@ -89,7 +103,7 @@
 /* ---- Kernel parameters -------------------------------------------------------------------- */
 typedef struct sm90_fwd_params {
     CUtensorMap tmap_q; /* dims {d, s_q, h_q, b}, box {64, BLOCK_M, 1, 1} */
-    CUtensorMap tmap_k; /* dims {d, s_k, h_kv, b}, box {64, BLOCK_N, 1, 1} (8-bit: {128, ...}) */
+    CUtensorMap tmap_k; /* dims {d, s_k, h_kv, b}, box {64, BLOCK_N, 1, 1} (8-bit: {min(d, 128), ...}) */
     CUtensorMap tmap_v; /* as k; 8-bit V^T: dims {s_k, d, h_kv, b}, box {128, d, 1, 1} */
     void *o;            /* [b, s_q, h_q, d] through o_stride */
     float *lse;         /* [b, h_q, s_q] through lse_stride, or NULL */
@@ -97,7 +111,7 @@ typedef struct sm90_fwd_params {
     int64_t lse_stride[2]; /* batch, head */
     int32_t b, h_q, h_kv, s_q, s_k;
     int32_t q_per_kv;   /* h_q / h_kv (GQA group size) */
-    int32_t causal;     /* bottom-right aligned: key j visible to row i iff j <= i + s_k - s_q */
+    int32_t causal;     /* window_right == 0: causal tile order (longest first, see fwd_tile_at) */
     int32_t out_bf16;   /* 1: out is bf16, 0: f16 */
     float scale_log2;   /* softmax_scale * log2(e) */
     int32_t num_m_blocks;
@@ -123,6 +137,9 @@ typedef struct sm90_fwd_params {
        head] (elements), NULL = 1 (unread by the 16-bit variants). */
     const float *q_descale, *k_descale, *v_descale;
     int64_t descale_stride[3][2];
+    /* Key window, bottom-right aligned: row i sees keys i + s_k - s_q - window_left ..
+       i + s_k - s_q + window_right; -1 = unbounded (causal: window_right = 0). */
+    int32_t window_left, window_right;
 } sm90_fwd_params;
 
 /* Tail split: pieces in flight per block (see tail_round above). */
@@ -158,10 +175,19 @@ SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_f16_d64_long_tail);
 SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_f16_d128_tail);
 SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_f16_d256_tail);
 /* fp8 e4m3, V pre-transposed (fwd_e4m3_d<D>[_tail].cu). */
+SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_e4m3_d64);
+SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_e4m3_d64_tail);
 SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_e4m3_d128);
 SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_e4m3_d256);
 SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_e4m3_d128_tail);
 SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_e4m3_d256_tail);
+/* fp8 e4m3, V in K's layout, transposed in the kernel (fwd_e4m3_d<D>_vr[_tail].cu). */
+SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_e4m3_d64_vr);
+SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_e4m3_d64_vr_tail);
+SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_e4m3_d128_vr);
+SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_e4m3_d128_vr_tail);
+SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_e4m3_d256_vr);
+SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_e4m3_d256_vr_tail);
 /* Merges the tail pieces of *params (tail_round != INT32_MAX) into O and LSE; block_m: the
    forward variant's BLOCK_M, d: head dim (sm90_combine.cu). */
 cudaError_t flashc_sm90_tail_combine(const sm90_fwd_params *params, int block_m, int d, cudaStream_t stream);

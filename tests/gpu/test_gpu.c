@@ -1334,35 +1334,85 @@ static void eight_bit_cases(flashc_dtype dt, int d)
     }
 }
 
-/* The Hopper fp8 kernels (V^T through TMA: rows padded to 16-byte multiples, the padding
-   poisoned) on the shapes of their tiles' edges: key tails inside a 128-key block and a lone
-   partial block, query tails, GQA / MQA, causal with key-less rows (s_q > s_k), several key
-   blocks, both outputs, LSE on and off, per-head descales, and the tail split forced. Every
-   backend runs them (the portable path takes padded V^T rows as well). */
-static void sm90_fp8_cases(void)
+/* The Hopper fp8 kernels on the shapes of their tiles' edges: key tails inside a 128-key block and a
+   lone partial block, query tails, GQA / MQA, causal with key-less rows (s_q > s_k), several key
+   blocks and several tiles per block (the rings through many phases), both outputs, LSE on and
+   off, per-head descales, and the tail split forced. v_rows 0: V^T through TMA, rows padded to
+   16-byte multiples and the padding poisoned; 1: V in K's layout, which the kernel transposes in
+   shared memory (sm90_vt8.h; any s_k, the zero-filled rows past s_k in the last block). Every
+   backend runs them (the portable path takes both layouts). */
+static tcase sm90_fp8_case(int d, int v_rows)
 {
-    const int dims[2] = {128, 256};
+    tcase c = base_case(FLASHC_DTYPE_FP8_E4M3, d);
+    if (v_rows) c.v_transposed = 0;
+    else c.vtpad = 1;
+    return c;
+}
+
+static void sm90_fp8_named(tcase *c, int v_rows, const char *what)
+{
+    char buf[128];
+    snprintf(buf, sizeof buf, "%s %s", v_rows ? "fp8 v rows" : "fp8 vt padded", what);
+    named(c, buf);
+}
+
+static void sm90_fp8_layout_cases(int v_rows)
+{
+    const int dims[3] = {64, 128, 256};
     tcase c;
-    for (int k = 0; k < 2; ++k) {
+    for (int k = 0; k < 3; ++k) {
         const int d = dims[k];
-        c = base_case(FLASHC_DTYPE_FP8_E4M3, d); c.vtpad = 1;
-        named(&c, "fp8 vt padded plain"); run_case(c);
-        c = base_case(FLASHC_DTYPE_FP8_E4M3, d); c.vtpad = 1; c.sk = 17; c.sq = 33;
-        named(&c, "fp8 vt padded one partial block"); run_case(c);
-        c = base_case(FLASHC_DTYPE_FP8_E4M3, d); c.vtpad = 1; c.causal = 1; c.sq = 200; c.sk = 333; c.hq = 8; c.hkv = 2;
-        named(&c, "fp8 vt padded causal gqa 4"); run_case(c);
-        c = base_case(FLASHC_DTYPE_FP8_E4M3, d); c.vtpad = 1; c.causal = 1; c.sq = 300; c.sk = 129;
-        named(&c, "fp8 vt padded causal key-less rows"); run_case(c);
-        c = base_case(FLASHC_DTYPE_FP8_E4M3, d); c.vtpad = 1; c.b = 1; c.sq = 77; c.sk = 1000; c.hq = 6; c.hkv = 1;
+        c = sm90_fp8_case(d, v_rows);
+        sm90_fp8_named(&c, v_rows, "plain"); run_case(c);
+        c = sm90_fp8_case(d, v_rows); c.sk = 17; c.sq = 33;
+        sm90_fp8_named(&c, v_rows, "one partial block"); run_case(c);
+        c = sm90_fp8_case(d, v_rows); c.causal = 1; c.sq = 200; c.sk = 333; c.hq = 8; c.hkv = 2;
+        sm90_fp8_named(&c, v_rows, "causal gqa 4"); run_case(c);
+        c = sm90_fp8_case(d, v_rows); c.causal = 1; c.sq = 300; c.sk = 129;
+        sm90_fp8_named(&c, v_rows, "causal key-less rows"); run_case(c);
+        c = sm90_fp8_case(d, v_rows); c.b = 1; c.sq = 77; c.sk = 1001; c.hq = 6; c.hkv = 1;
         c.out_dt = FLASHC_DTYPE_F16; c.lse = 0;
-        named(&c, "fp8 vt padded mqa f16 out no-lse"); run_case(c);
+        sm90_fp8_named(&c, v_rows, "mqa odd keys f16 out no-lse"); run_case(c);
         if (g_quick) continue;
+        c = sm90_fp8_case(d, v_rows); c.b = 3; c.sq = 700; c.sk = 777; c.hq = 4; c.hkv = 2;
+        sm90_fp8_named(&c, v_rows, "many tiles"); run_case(c);
         setenv("FLASHC_SM90_TAIL_SPLIT", "force", 1);
-        c = base_case(FLASHC_DTYPE_FP8_E4M3, d); c.vtpad = 1; c.sq = 300; c.sk = 1000; c.hq = 4; c.hkv = 2;
-        named(&c, "fp8 vt padded tail split"); run_case(c);
+        c = sm90_fp8_case(d, v_rows); c.sq = 300; c.sk = 1000; c.hq = 4; c.hkv = 2;
+        sm90_fp8_named(&c, v_rows, "tail split"); run_case(c);
         unsetenv("FLASHC_SM90_TAIL_SPLIT");
-        c = base_case(FLASHC_DTYPE_FP8_E4M3, d); c.vtpad = 1; c.b = 1; c.sq = c.sk = 1024; c.causal = 1;
-        named(&c, "fp8 vt padded s1024 causal"); run_case(c);
+        c = sm90_fp8_case(d, v_rows); c.b = 1; c.sq = c.sk = 1024; c.causal = 1;
+        sm90_fp8_named(&c, v_rows, "s1024 causal"); run_case(c);
+    }
+}
+
+static void sm90_fp8_cases(void) { sm90_fp8_layout_cases(0); }
+static void sm90_fp8_v_rows_cases(void) { sm90_fp8_layout_cases(1); }
+
+/* Sliding windows on the Hopper path over many key blocks: each tile's keys run from
+   fwd_first_n_block, and its masked blocks come first (diagonal, s_k tail) and last (the window's
+   left edge) with unmasked ones between, so the consumer's loop enters the masked step twice;
+   windows narrower than a key block, key-less rows and tiles, s_q > s_k and s_q < s_k. Every
+   backend runs them. */
+static void sm90_window_cases(void)
+{
+    const int dims[3] = {64, 128, 256};
+    tcase c;
+    for (int k = 0; k < 3; ++k) {
+        const int d = dims[k];
+        c = base_case(FLASHC_DTYPE_BF16, d); c.b = 1; c.sq = c.sk = 1500; c.causal = 1; c.wl = 300;
+        named(&c, "sm90 window causal 300"); run_case(c);
+        c = base_case(FLASHC_DTYPE_F16, d); c.sq = 700; c.sk = 1100; c.wl = 200; c.wr = 150; c.hq = 4; c.hkv = 2;
+        named(&c, "sm90 window 200/150 gqa"); run_case(c);
+        c = base_case(FLASHC_DTYPE_BF16, d); c.sq = 900; c.sk = 333; c.wl = 40; c.wr = 0; c.lse = 1;
+        named(&c, "sm90 window 40 causal sq>sk"); run_case(c);
+        if (g_quick) continue;
+        c = base_case(FLASHC_DTYPE_F16, d); c.sq = 300; c.sk = 5000; c.wl = 1000; c.out_dt = FLASHC_DTYPE_BF16;
+        named(&c, "sm90 window left 1000 long keys"); run_case(c);
+        c = base_case(FLASHC_DTYPE_FP8_E4M3, d); c.v_transposed = 0; c.b = 1; c.sq = c.sk = 1300; c.causal = 1;
+        c.wl = 257;
+        named(&c, "sm90 window fp8 v rows causal 257"); run_case(c);
+        c = base_case(FLASHC_DTYPE_FP8_E4M3, d); c.vtpad = 1; c.sq = 500; c.sk = 800; c.wl = 5; c.wr = 3;
+        named(&c, "sm90 window fp8 vt 5/3"); run_case(c);
     }
 }
 
@@ -2115,6 +2165,8 @@ static const test_unit UNITS[] = {
     /* appended, so that the units before keep their indices (and their seeds' streams) */
     {"random", random_cases, NULL, 0},
     {"sm90 fp8", sm90_fp8_cases, NULL, 0},
+    {"sm90 fp8 v rows", sm90_fp8_v_rows_cases, NULL, 0},
+    {"sm90 windows", sm90_window_cases, NULL, 0},
 };
 #define NUM_UNITS ((int)(sizeof UNITS / sizeof UNITS[0]))
 
