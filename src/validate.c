@@ -558,6 +558,14 @@ static flashc_status check_math(const flashc_attention_params *in, flashc_proble
     p->causal = in->causal;
     p->window_left = in->window_left;
     p->window_right = in->causal ? 0 : in->window_right;
+    /* A window side that reaches past every key of every row is no bound (-1): the same attention,
+       and the GPU paths' int32 key arithmetic (row + s_k - s_q +- window) stays far from overflow
+       (window_right = INT32_MAX used to wrap it). Row i of a sequence sees keys from
+       i + s_k - s_q - window_left, below 0 for window_left >= s_k, and up to i + s_k - s_q +
+       window_right, past its last key for window_right >= s_q (s_q / s_k: extents, or
+       max_seqlen_q / _k, which bound every sequence). */
+    if (p->window_left >= p->s_k) p->window_left = -1;
+    if (p->window_right > 0 && p->window_right >= p->s_q) p->window_right = -1;
     return FLASHC_STATUS_SUCCESS;
 }
 

@@ -823,6 +823,35 @@ static void test_normalise_varlen(void)
     fx_free(&f);
 }
 
+/* Window sides reaching past every key become -1 (unbounded): INT32_MAX, the extent itself. */
+static void test_normalise_wide_windows(void)
+{
+    const int32_t wide[3][2] = {{INT32_MAX, INT32_MAX}, {FX_SK, FX_SQ}, {FX_SK - 1, FX_SQ - 1}};
+    for (int i = 0; i < 3; ++i) {
+        fx f;
+        fx_build(&f, FX_BATCHED);
+        f.p.causal = 0;
+        f.p.window_left = wide[i][0];
+        f.p.window_right = wide[i][1];
+        flashc_problem p;
+        flashc_status st = flashc_validate(&f.p, &p);
+        TEST_CHECK(st == FLASHC_STATUS_SUCCESS, "wide windows %d: %s", i, flashc_last_error());
+        const int bounded = i == 2; /* one key short of the extents: still a bound */
+        CHECK_EQ("wide window_left", p.window_left, bounded ? FX_SK - 1 : -1);
+        CHECK_EQ("wide window_right", p.window_right, bounded ? FX_SQ - 1 : -1);
+        fx_free(&f);
+    }
+    fx f;
+    fx_build(&f, FX_BATCHED);
+    f.p.causal = 1; /* window_right 0 stays: causal */
+    f.p.window_left = INT32_MAX;
+    flashc_problem p;
+    TEST_CHECK(flashc_validate(&f.p, &p) == FLASHC_STATUS_SUCCESS, "wide causal window: %s", flashc_last_error());
+    CHECK_EQ("wide causal window_left", p.window_left, -1);
+    CHECK_EQ("wide causal window_right", p.window_right, 0);
+    fx_free(&f);
+}
+
 static void test_normalise_paged_and_vt(void)
 {
     fx f;
@@ -870,5 +899,6 @@ int main(void)
     test_normalise_batched();
     test_normalise_varlen();
     test_normalise_paged_and_vt();
+    test_normalise_wide_windows();
     return tu_summary();
 }
