@@ -4,7 +4,7 @@
  *   flashc_bench [--set fa3|decode|varlen|paged|all[,...]] [--dtype f16|bf16|fp8|int8[,...]]
  *                [--backend auto|sm80|sm90] [--repeats N] [--warmup N] [--hdim LIST]
  *                [--seqlen LIST] [--quick] [--vt auto|0|1] [--lse] [--peak-tflops X]
- *                [--peak-gbs X] [--json FILE]
+ *                [--peak-gbs X] [--softcap X] [--alibi] [--json FILE]
  *
  * Method (docs/bench.md): inputs are random and never zero (a random chunk is copied to the device
  * and tiled there), the output is poisoned before the first call and checked for non-finite values
@@ -71,6 +71,8 @@ typedef struct bench_opts {
     int quick;
     int vt;                             /* VT_AUTO, 0 or 1 */
     int lse;
+    float softcap;                      /* > 0: every shape with this softcap */
+    int alibi;                          /* 1: every shape with ALiBi slopes [h_q] */
     int list_only;                      /* print the shapes and their work, run nothing */
     double peak_tflops, peak_gbs;       /* 0: per-dtype defaults */
     const char *json_path;
@@ -596,6 +598,18 @@ static void run_case(const bench_opts *o, bench_ctx *ctx, const bench_case *c, f
         p.lse = varlen ? tensor_of(lse, FLASHC_DTYPE_F32, 2, c->h_q, c->total, 0, 0)
                        : tensor_of(lse, FLASHC_DTYPE_F32, 3, c->b, c->h_q, c->s_q, 0);
     }
+    p.softcap = o->softcap;
+    if (o->alibi) { /* the usual geometric slopes 2^(-8 (i + 1) / h_q) */
+        float *slopes = malloc(sizeof(float) * (size_t)c->h_q);
+        void *dev_slopes = NULL;
+        if (!slopes) { set_message(r, "host allocation failed"); r->failed = 1; goto done; }
+        for (int i = 0; i < c->h_q; ++i) slopes[i] = exp2f(-8.0f * (float)(i + 1) / (float)c->h_q);
+        cudaError_t e = dev_alloc(&a, &dev_slopes, sizeof(float) * (size_t)c->h_q);
+        if (e == cudaSuccess) e = cudaMemcpy(dev_slopes, slopes, sizeof(float) * (size_t)c->h_q, cudaMemcpyHostToDevice);
+        free(slopes);
+        CK(e);
+        p.alibi_slopes = tensor_of(dev_slopes, FLASHC_DTYPE_F32, 1, c->h_q, 0, 0, 0);
+    }
     if (dt == FLASHC_DTYPE_INT8) { /* one descale for all: a [b, h_kv] view with stride 0 */
         const float h = INT8_DESCALE;
         CK_ALLOC(dev_alloc(&a, &descale, sizeof(float)), "descale", 0);
@@ -746,6 +760,8 @@ static void usage(FILE *f)
             "  --quick           a few shapes per set\n"
             "  --vt auto|0|1     V sequence-innermost (8-bit only); auto tries 0, then 1 if refused\n"
             "  --lse             also write the log-sum-exp\n"
+            "  --softcap X       softcap X (> 0) on every shape\n"
+            "  --alibi           ALiBi slopes [h_q] on every shape\n"
             "  --list            print the shapes and their FLOPs/bytes, time nothing (no GPU needed)\n"
             "  --peak-tflops X   ceiling for %%peak (default %.0f 16-bit, %.0f 8-bit)\n"
             "  --peak-gbs X      bandwidth ceiling for decode %%peak (default %.0f)\n"
@@ -784,9 +800,10 @@ static int parse_args(int argc, char **argv, bench_opts *o)
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(stdout); exit(0); }
         if (!strcmp(a, "--quick")) { o->quick = 1; continue; }
         if (!strcmp(a, "--lse")) { o->lse = 1; continue; }
+        if (!strcmp(a, "--alibi")) { o->alibi = 1; continue; }
         if (!strcmp(a, "--list")) { o->list_only = 1; continue; }
         static const char *const valued[] = {"--set", "--dtype", "--backend", "--repeats", "--warmup", "--hdim",
-                                             "--seqlen", "--vt", "--peak-tflops", "--peak-gbs", "--json"};
+                                             "--seqlen", "--vt", "--peak-tflops", "--peak-gbs", "--softcap", "--json"};
         int known = 0;
         for (size_t j = 0; j < sizeof valued / sizeof valued[0]; ++j) known |= !strcmp(a, valued[j]);
         if (!known) {
@@ -842,6 +859,9 @@ static int parse_args(int argc, char **argv, bench_opts *o)
             o->peak_tflops = atof(val);
         } else if (!strcmp(a, "--peak-gbs")) {
             o->peak_gbs = atof(val);
+        } else if (!strcmp(a, "--softcap")) {
+            o->softcap = (float)atof(val);
+            if (!(o->softcap > 0.0f)) { fprintf(stderr, "flashc_bench: bad --softcap\n"); return -1; }
         } else if (!strcmp(a, "--json")) {
             o->json_path = val;
         }
@@ -910,14 +930,17 @@ int main(int argc, char **argv)
         fprintf(json, "{\"tool\": \"flashc_bench\", \"flashc_version\": %d, \"gpu\": ", flashc_version());
         json_string(json, prop.name);
         fprintf(json, ", \"cc\": \"%d.%d\", \"sms\": %d, \"l2_bytes\": %d, \"cuda_driver\": %d, "
-                      "\"repeats\": %d, \"warmup\": %d, \"results\": [",
-                prop.major, prop.minor, prop.multiProcessorCount, l2, driver, o.repeats, o.warmup);
+                      "\"repeats\": %d, \"warmup\": %d, \"softcap\": %g, \"alibi\": %d, \"results\": [",
+                prop.major, prop.minor, prop.multiProcessorCount, l2, driver, o.repeats, o.warmup, (double)o.softcap,
+                o.alibi);
     }
 
     printf("flashc %d on %s (sm_%d%d, %d SMs, L2 %d MiB), CUDA driver %d; median of %d after %d warm-up, "
            "L2 flushed (%zu MiB) before each\n",
            flashc_version(), prop.name, prop.major, prop.minor, prop.multiProcessorCount, l2 >> 20, driver,
            o.repeats, o.warmup, ctx.flush_bytes >> 20);
+    if (o.softcap > 0.0f || o.alibi)
+        printf("every shape with%s%s\n", o.softcap > 0.0f ? " softcap" : "", o.alibi ? " ALiBi slopes [h_q]" : "");
     printf("%-7s %-5s %-5s %-52s %9s %s\n", "set", "dtype", "bknd", "shape", "ms", "rate, % of peak");
 
     int failures = 0, first = 1, fatal = 0;

@@ -18,6 +18,11 @@
  *   FWD_LAZY_RESCALE 0 | 1      (1: rescale O only when a row max grows by more than a slack)
  *   FWD_WINDOWS      1 | 0      (0: window_left / window_right compiled out, causal only: the 8-bit
  *                                d256 consumers have no register to spare for the window's bounds)
+ *   FWD_SOFTCAP      0 | 1      (1: scores become softcap * tanh(s / softcap), sm90_fwd_params.softcap)
+ *   FWD_ALIBI        0 | 1      (1: scores get -slope * |i + s_k - s_q - j|, slope per (batch, head)
+ *                                from sm90_fwd_params.alibi, 0 without; with either score transform
+ *                                the scores are scaled before the softmax, which then runs in
+ *                                natural-log units: fwd_score_mod)
  *   FWD_TAIL_SPLIT   0 | 1      (1: the tail split of sm90_fwd_params.tail_*; 0: compiled out,
  *                                so the kernel is the plain one: the split's per-tile bookkeeping
  *                                and code cost 0.5-4 % at 2k when compiled in, see docs/sm90.md v12)
@@ -77,6 +82,7 @@
 #include "ptx/setmaxnreg.h"
 #include "ptx/stmatrix.h"
 #include "ptx/wgmma.h"
+#include "common/softmax.cuh"
 #include "sm90/sm90_fwd.cuh"
 #include "sm90/sm90_p8.h"
 #include "sm90/sm90_vt8.h"
@@ -159,6 +165,16 @@
 #endif
 #ifndef FWD_WINDOWS
 #define FWD_WINDOWS 1
+#endif
+#ifndef FWD_SOFTCAP
+#define FWD_SOFTCAP 0
+#endif
+#ifndef FWD_ALIBI
+#define FWD_ALIBI 0
+#endif
+#define FWD_SCORE_MOD (FWD_SOFTCAP || FWD_ALIBI)
+#if FWD_SCORE_MOD && FWD_ELEM_IS_E4M3
+#error "score transforms (softcap, ALiBi) are built for 16-bit inputs only"
 #endif
 /* The window bounds this variant honours (FWD_WINDOWS 0: causal or none; the host refuses others). */
 #define FWD_WINDOW_LEFT(p) (FWD_WINDOWS ? (p)->window_left : -1)
@@ -652,6 +668,39 @@ static __device__ __forceinline__ void fwd_release(uint32_t bar)
 }
 
 /* ---- Consumer: softmax ------------------------------------------------------------------- */
+/* A tile's score scale (softmax_scale * log2(e), times q_descale * k_descale for 8-bit inputs) and
+   output scale (v_descale), per (batch, KV head). */
+typedef struct fwd_scales {
+    float log2, v;
+#if FWD_SCORE_MOD
+    float pre;   /* scores -> natural units before the transforms (softmax_scale; / softcap) */
+    float slope; /* ALiBi slope of the tile's (batch, head); 0: none */
+#endif
+} fwd_scales;
+
+static __device__ __forceinline__ fwd_scales fwd_tile_scales(const sm90_fwd_params *p, const fwd_tile *c)
+{
+    fwd_scales r;
+    r.log2 = p->scale_log2;
+    r.v = 1.0f;
+#if FWD_ELEM_IS_E4M3
+    const int64_t kv_head = c->head / p->q_per_kv;
+    if (p->q_descale) r.log2 *= p->q_descale[c->batch * p->descale_stride[0][0] + kv_head * p->descale_stride[0][1]];
+    if (p->k_descale) r.log2 *= p->k_descale[c->batch * p->descale_stride[1][0] + kv_head * p->descale_stride[1][1]];
+    if (p->v_descale) r.v = p->v_descale[c->batch * p->descale_stride[2][0] + kv_head * p->descale_stride[2][1]];
+#elif FWD_SCORE_MOD
+    /* The transforms work on scaled scores (flashc.h: softcap(scale * s) + alibi), so the softmax
+       and the LSE run in natural units: exp2 of log2(e) times the transformed score. */
+    r.pre = p->softmax_scale;
+    if (FWD_SOFTCAP) r.pre /= p->softcap;
+    r.slope = p->alibi ? p->alibi[(int64_t)c->batch * p->alibi_stride[0] + (int64_t)c->head * p->alibi_stride[1]] : 0.0f;
+    r.log2 = FLASHC_LOG2E;
+#else
+    (void)c;
+#endif
+    return r;
+}
+
 /* Thread layout of S: s[4j + 2r + c] = row (row0 + 8r), key n*N + 8j + 2*quad_col + c. */
 static __device__ __forceinline__ void fwd_mask(float *s, const sm90_fwd_params *p, int32_t n, int32_t row0,
                                                 int quad_col)
@@ -670,6 +719,31 @@ static __device__ __forceinline__ void fwd_mask(float *s, const sm90_fwd_params 
                 if (8 * j + c > limit || 8 * j + c < first) s[4 * j + 2 * r + c] = -INFINITY;
     }
 }
+
+#if FWD_SCORE_MOD
+/* flashc.h's score transforms in the accumulator layout of fwd_mask: s = softcap * tanh(scale * s
+   / softcap) (FWD_SOFTCAP), then - slope * |row + s_k - s_q - key| (FWD_ALIBI, slope 0 without
+   slopes). Runs before the mask, which then overwrites what it hides. The distance is formed in
+   f32 from one conversion per row (exact below 2^24 keys), so a score costs one FADD and FFMA. */
+static __device__ __forceinline__ void fwd_score_mod(float *s, const sm90_fwd_params *p, const fwd_scales *sc,
+                                                     int32_t n, int32_t row0, int quad_col)
+{
+    const int32_t key0 = n * FWD_N + 2 * quad_col;
+#pragma unroll
+    for (int r = 0; r < 2; ++r) {
+        const float dist0 = (float)(row0 + 8 * r + p->s_k - p->s_q - key0); /* the row's diagonal key - key0 */
+#pragma unroll
+        for (int j = 0; j < FWD_N / 8; ++j)
+#pragma unroll
+            for (int c = 0; c < 2; ++c) {
+                float x = s[4 * j + 2 * r + c] * sc->pre;
+                if (FWD_SOFTCAP) x = p->softcap * tanhf(x);
+                if (FWD_ALIBI) x = fmaf(-sc->slope, fabsf(dist0 - (float)(8 * j + c)), x);
+                s[4 * j + 2 * r + c] = x;
+            }
+    }
+}
+#endif
 
 static __device__ __forceinline__ float fwd_quad_max(float x)
 {
@@ -814,7 +888,7 @@ static __device__ __forceinline__ void fwd_step(const sm90_fwd_params *p, const 
                                                 int quad_col, uint32_t q, uint32_t q_slot, uint32_t *kv,
                                                 uint32_t *stage, uint32_t *parity, float *s, float *o, uint32_t *pf,
                                                 float *row_max, float *row_sum, float *corr, int32_t n_lo,
-                                                float scale_log2, int masked)
+                                                const fwd_scales *sc, int masked)
 {
     const uint32_t v_stage = *stage, v_parity = *parity;
     ++*kv;
@@ -836,8 +910,11 @@ static __device__ __forceinline__ void fwd_step(const sm90_fwd_params *p, const 
     fwd_fence_s(s);
     fwd_release(fwd_bar(sm, FWD_K_EMPTY, *stage));
     if (n == 1) fwd_release(fwd_bar(sm, FWD_Q_EMPTY, q_slot));
+#if FWD_SCORE_MOD
+    fwd_score_mod(s, p, sc, n - 1 + n_lo, row0, quad_col);
+#endif
     if (masked) fwd_mask(s, p, n - 1 + n_lo, row0, quad_col);
-    const int rescale = fwd_softmax(s, row_max, row_sum, corr, scale_log2);
+    const int rescale = fwd_softmax(s, row_max, row_sum, corr, sc->log2);
     wgmma_wait_group(0);
     fwd_fence_o(o);
     fwd_fence_p(pf);
@@ -851,7 +928,7 @@ static __device__ __forceinline__ void fwd_step(const sm90_fwd_params *p, const 
 static __device__ __forceinline__ void fwd_mainloop(const sm90_fwd_params *p, const fwd_smem *sm, int cwg,
                                                     const fwd_tile *c, int32_t n_lo, int32_t n_blocks, int32_t row0,
                                                     int quad_col, uint32_t *kv_counter, uint32_t tile_iter,
-                                                    float scale_log2, float *s, float *o, float *row_max,
+                                                    const fwd_scales *sc, float *s, float *o, float *row_max,
                                                     float *row_sum)
 {
     const uint32_t q_slot = tile_iter % FWD_Q_SLOTS;
@@ -866,8 +943,11 @@ static __device__ __forceinline__ void fwd_mainloop(const sm90_fwd_params *p, co
     fwd_fence_s(s);
     fwd_release(fwd_bar(sm, FWD_K_EMPTY, stage));
     if (n == 0) fwd_release(fwd_bar(sm, FWD_Q_EMPTY, q_slot));
+#if FWD_SCORE_MOD
+    fwd_score_mod(s, p, sc, n + n_lo, row0, quad_col);
+#endif
     if (fwd_block_needs_mask(p, c->m_block, n + n_lo)) fwd_mask(s, p, n + n_lo, row0, quad_col);
-    fwd_softmax(s, row_max, row_sum, corr, scale_log2);
+    fwd_softmax(s, row_max, row_sum, corr, sc->log2);
     fwd_convert_p(pf, s);
 
     /* Steady state: S_{n-1} = Q K_{n-1}^T and O += P_n V_n in flight together. The blocks that
@@ -876,14 +956,14 @@ static __device__ __forceinline__ void fwd_mainloop(const sm90_fwd_params *p, co
        between the two waits (see fwd_step). Below the first stretch only window_left masks. */
     for (; n > 0 && fwd_block_needs_mask(p, c->m_block, n - 1 + n_lo); --n)
         fwd_step(p, sm, cwg, c, n, n_blocks, row0, quad_col, q, q_slot, &kv, &stage, &parity, s, o, pf, row_max,
-                 row_sum, corr, n_lo, scale_log2, 1);
+                 row_sum, corr, n_lo, sc, 1);
     for (; n > 0 && !(FWD_WINDOW_LEFT(p) >= 0 && fwd_block_needs_mask(p, c->m_block, n - 1 + n_lo)); --n)
         fwd_step(p, sm, cwg, c, n, n_blocks, row0, quad_col, q, q_slot, &kv, &stage, &parity, s, o, pf, row_max,
-                 row_sum, corr, n_lo, scale_log2, 0);
+                 row_sum, corr, n_lo, sc, 0);
 #if FWD_WINDOWS
     for (; n > 0; --n) /* the window's left edge */
         fwd_step(p, sm, cwg, c, n, n_blocks, row0, quad_col, q, q_slot, &kv, &stage, &parity, s, o, pf, row_max,
-                 row_sum, corr, n_lo, scale_log2, 1);
+                 row_sum, corr, n_lo, sc, 1);
 #endif
 
     /* Drain: O += P_0 V_0. */
@@ -902,28 +982,6 @@ static __device__ __forceinline__ void fwd_mainloop(const sm90_fwd_params *p, co
 }
 
 /* ---- Epilogue ---------------------------------------------------------------------------- */
-/* A tile's score scale (softmax_scale * log2(e), times q_descale * k_descale for 8-bit inputs) and
-   output scale (v_descale), per (batch, KV head). */
-typedef struct fwd_scales {
-    float log2, v;
-} fwd_scales;
-
-static __device__ __forceinline__ fwd_scales fwd_tile_scales(const sm90_fwd_params *p, const fwd_tile *c)
-{
-    fwd_scales r;
-    r.log2 = p->scale_log2;
-    r.v = 1.0f;
-#if FWD_ELEM_IS_E4M3
-    const int64_t kv_head = c->head / p->q_per_kv;
-    if (p->q_descale) r.log2 *= p->q_descale[c->batch * p->descale_stride[0][0] + kv_head * p->descale_stride[0][1]];
-    if (p->k_descale) r.log2 *= p->k_descale[c->batch * p->descale_stride[1][0] + kv_head * p->descale_stride[1][1]];
-    if (p->v_descale) r.v = p->v_descale[c->batch * p->descale_stride[2][0] + kv_head * p->descale_stride[2][1]];
-#else
-    (void)c;
-#endif
-    return r;
-}
-
 /* ln of the row's softmax denominator from the running max and the thread-summed row sum (which
    carries P's 2^FWD_P_OFFSET_LOG2). */
 static __device__ __forceinline__ float fwd_lse(float row_max, float sum, float scale_log2)
@@ -1093,7 +1151,7 @@ static __device__ void fwd_consumer(const sm90_fwd_params *p, const fwd_smem *sm
         const int32_t row0 = c.m_block * FWD_M + row_in_tile;
         float row_max[2] = {-INFINITY, -INFINITY}, row_sum[2] = {0.0f, 0.0f};
         const fwd_scales sc = fwd_tile_scales(p, &c);
-        fwd_mainloop(p, sm, cwg, &c, n_lo, n_blocks, row0, quad_col, &kv, tile_iter, sc.log2, s, o, row_max, row_sum);
+        fwd_mainloop(p, sm, cwg, &c, n_lo, n_blocks, row0, quad_col, &kv, tile_iter, &sc, s, o, row_max, row_sum);
         ++tile_iter;
         ++round;
         const int32_t t_next = fwd_next_work(p, &round, row_in_tile, quad_col, o);

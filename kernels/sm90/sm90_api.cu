@@ -33,7 +33,7 @@ typedef struct sm90_variant {
     int o_stage; /* 1: the epilogue stores O with TMA (tmap_o) from a shared-memory stage */
     int v_rows;  /* 8-bit V in K's layout, transposed in the kernel (a V^T ring in shared memory) */
     sm90_launcher launch;
-    sm90_launcher launch_tail; /* the same kernel with the tail split compiled in */
+    sm90_launcher launch_tail; /* the same kernel with the tail split compiled in, or NULL */
 } sm90_variant;
 
 static sm90_variant sm90_variant_of(int wgs, int block_n, int stages, int q_slots, int o_stage, sm90_launcher launch,
@@ -76,6 +76,27 @@ static sm90_variant sm90_pick(const flashc_problem *p)
                                 vr ? flashc_sm90_fwd_e4m3_d256_vr_tail : flashc_sm90_fwd_e4m3_d256_tail);
         v.v_rows = vr;
         return v;
+    }
+    if (p->softcap != 0.0f || p->alibi) {
+        /* score transforms: softcap (+ ALiBi) or ALiBi alone; 2-WG d64 shape, no tail split */
+        const int cap = p->softcap != 0.0f;
+        if (p->d == 64)
+            return sm90_variant_of(SM90_D64_SHORT_WGS, SM90_D64_SHORT_BLOCK_N, SM90_D64_SHORT_STAGES,
+                                   SM90_D64_SHORT_Q_SLOTS, SM90_D64_SHORT_O_STAGE,
+                                   cap ? (bf16 ? flashc_sm90_fwd_bf16_d64_cap : flashc_sm90_fwd_f16_d64_cap)
+                                       : (bf16 ? flashc_sm90_fwd_bf16_d64_alibi : flashc_sm90_fwd_f16_d64_alibi),
+                                   NULL);
+        if (p->d == 128)
+            return sm90_variant_of(SM90_D128_WGS, SM90_D128_BLOCK_N, SM90_D128_STAGES, SM90_D128_Q_SLOTS,
+                                   SM90_D128_O_STAGE,
+                                   cap ? (bf16 ? flashc_sm90_fwd_bf16_d128_cap : flashc_sm90_fwd_f16_d128_cap)
+                                       : (bf16 ? flashc_sm90_fwd_bf16_d128_alibi : flashc_sm90_fwd_f16_d128_alibi),
+                                   NULL);
+        return sm90_variant_of(SM90_D256_WGS, SM90_D256_BLOCK_N, SM90_D256_STAGES, SM90_D256_Q_SLOTS,
+                               SM90_D256_O_STAGE,
+                               cap ? (bf16 ? flashc_sm90_fwd_bf16_d256_cap : flashc_sm90_fwd_f16_d256_cap)
+                                   : (bf16 ? flashc_sm90_fwd_bf16_d256_alibi : flashc_sm90_fwd_f16_d256_alibi),
+                               NULL);
     }
     switch (p->d) {
     case 64:
@@ -142,8 +163,9 @@ flashc_status flashc_sm90_check(const flashc_problem *p, const flashc_device_inf
     if (p->v_transposed && !fp8) return NOT_SUPPORTED("sm90: v_transposed applies to 8-bit inputs only");
     if (p->seqused_k) return NOT_SUPPORTED("sm90: seqused_k not implemented");
     if (p->bias) return NOT_SUPPORTED("sm90: bias not implemented");
-    if (p->alibi) return NOT_SUPPORTED("sm90: ALiBi not implemented");
-    if (p->softcap != 0.0f) return NOT_SUPPORTED("sm90: softcap not implemented");
+    if (fp8 && p->alibi) return NOT_SUPPORTED("sm90: ALiBi with fp8 inputs not implemented (f16 / bf16 have it)");
+    if (fp8 && p->softcap != 0.0f)
+        return NOT_SUPPORTED("sm90: softcap with fp8 inputs not implemented (f16 / bf16 have it)");
     if (!fp8 && (p->q_descale || p->k_descale || p->v_descale))
         return NOT_SUPPORTED("sm90: descales apply to 8-bit inputs only; not implemented for f16/bf16");
     if (!(p->softmax_scale > 0.0f) || !isfinite(p->softmax_scale))
@@ -202,7 +224,9 @@ static sm90_tail sm90_tail_plan(const flashc_problem *p, const sm90_variant *v, 
     sm90_tail tp;
     memset(&tp, 0, sizeof tp);
     const int mode = sm90_tail_mode();
-    if (mode == 0 || p->causal || p->window_left >= 0 || p->window_right >= 0 || dev->num_sms < 1) return tp;
+    if (mode == 0 || !v->launch_tail || p->causal || p->window_left >= 0 || p->window_right >= 0 ||
+        dev->num_sms < 1)
+        return tp;
     const int64_t grid = dev->num_sms;
     const int64_t tiles = ((int64_t)p->s_q + v->block_m - 1) / v->block_m * p->h_q * p->b;
     const int64_t nb = ((int64_t)p->s_k + v->block_n - 1) / v->block_n;
@@ -411,6 +435,10 @@ static flashc_status sm90_launch(const flashc_problem *p, const flashc_device_in
     prm.window_right = p->causal ? 0 : p->window_right;
     prm.out_bf16 = p->out_dtype == FLASHC_DTYPE_BF16;
     prm.scale_log2 = p->softmax_scale * (float)SM90_LOG2E;
+    prm.softmax_scale = p->softmax_scale;
+    prm.softcap = p->softcap;
+    prm.alibi = p->alibi;
+    memcpy(prm.alibi_stride, p->alibi_stride, sizeof prm.alibi_stride);
     prm.q_descale = p->q_descale;
     prm.k_descale = p->k_descale;
     prm.v_descale = p->v_descale;

@@ -140,6 +140,12 @@ typedef struct sm90_fwd_params {
     /* Key window, bottom-right aligned: row i sees keys i + s_k - s_q - window_left ..
        i + s_k - s_q + window_right; -1 = unbounded (causal: window_right = 0). */
     int32_t window_left, window_right;
+    /* Score transforms (the _cap / _alibi variants only): softmax_scale as given (the transforms
+       act on scaled scores), softcap > 0 (_cap), ALiBi slopes f32 [b, h_q] through alibi_stride
+       (batch, head; elements), NULL = none. */
+    float softmax_scale, softcap;
+    const float *alibi;
+    int64_t alibi_stride[2];
 } sm90_fwd_params;
 
 /* Tail split: pieces in flight per block (see tail_round above). */
@@ -188,6 +194,20 @@ SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_e4m3_d128_vr);
 SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_e4m3_d128_vr_tail);
 SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_e4m3_d256_vr);
 SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_e4m3_d256_vr_tail);
+/* 16-bit with score transforms (fwd_<dtype>_d<D>_cap.cu: softcap, and ALiBi when given;
+   fwd_<dtype>_d<D>_alibi.cu: ALiBi alone); no tail split. d64 takes the 2-WG shape. */
+SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_bf16_d64_cap);
+SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_bf16_d128_cap);
+SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_bf16_d256_cap);
+SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_f16_d64_cap);
+SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_f16_d128_cap);
+SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_f16_d256_cap);
+SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_bf16_d64_alibi);
+SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_bf16_d128_alibi);
+SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_bf16_d256_alibi);
+SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_f16_d64_alibi);
+SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_f16_d128_alibi);
+SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_f16_d256_alibi);
 /* Merges the tail pieces of *params (tail_round != INT32_MAX) into O and LSE; block_m: the
    forward variant's BLOCK_M, d: head dim (sm90_combine.cu). */
 cudaError_t flashc_sm90_tail_combine(const sm90_fwd_params *params, int block_m, int d, cudaStream_t stream);

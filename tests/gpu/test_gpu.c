@@ -1416,6 +1416,36 @@ static void sm90_window_cases(void)
     }
 }
 
+/* Score transforms on the Hopper path (the _cap / _alibi kernels, 16-bit): many key blocks so the
+   transforms meet every loop (masked first blocks, the unmasked run, a window's left edge), a
+   softcap small enough to saturate tanh, ALiBi with and without the causal diagonal and windows,
+   tiles without keys (causal s_q > s_k), and fp8, which the path refuses (skipped there). */
+static void sm90_score_mod_cases(void)
+{
+    const int dims[3] = {64, 128, 256};
+    tcase c;
+    for (int k = 0; k < 3; ++k) {
+        const int d = dims[k];
+        c = base_case(FLASHC_DTYPE_BF16, d); c.sq = 700; c.sk = 1300; c.softcap = 3.0f; c.scale = 0.5f;
+        named(&c, "sm90 softcap 3 scale 0.5"); run_case(c);
+        c = base_case(FLASHC_DTYPE_F16, d); c.sq = c.sk = 1000; c.causal = 1; c.alibi = ALIBI_BH; c.hq = 4; c.hkv = 2;
+        named(&c, "sm90 alibi [b,h] causal gqa"); run_case(c);
+        c = base_case(FLASHC_DTYPE_BF16, d); c.sq = 300; c.sk = 900; c.alibi = ALIBI_H; c.softcap = 10.0f; c.wl = 200;
+        c.wr = 50;
+        named(&c, "sm90 softcap alibi window 200/50"); run_case(c);
+        if (g_quick) continue;
+        c = base_case(FLASHC_DTYPE_F16, d); c.sq = 500; c.sk = 2100; c.alibi = ALIBI_H; c.out_dt = FLASHC_DTYPE_BF16;
+        named(&c, "sm90 alibi [h] long keys"); run_case(c);
+        c = base_case(FLASHC_DTYPE_BF16, d); c.b = 1; c.sq = c.sk = 1500; c.causal = 1; c.softcap = 30.0f;
+        c.hq = 8; c.hkv = 1;
+        named(&c, "sm90 softcap 30 causal mqa"); run_case(c);
+        c = base_case(FLASHC_DTYPE_F16, d); c.sq = 900; c.sk = 333; c.causal = 1; c.softcap = 5.0f; c.alibi = ALIBI_BH;
+        named(&c, "sm90 softcap alibi causal sq>sk"); run_case(c);
+        c = base_case(FLASHC_DTYPE_FP8_E4M3, d); c.softcap = 5.0f;
+        named(&c, "sm90 fp8 softcap (portable only)"); run_case(c);
+    }
+}
+
 static void big_cases(void)
 {
     tcase c;
@@ -2167,6 +2197,7 @@ static const test_unit UNITS[] = {
     {"sm90 fp8", sm90_fp8_cases, NULL, 0},
     {"sm90 fp8 v rows", sm90_fp8_v_rows_cases, NULL, 0},
     {"sm90 windows", sm90_window_cases, NULL, 0},
+    {"sm90 score mods", sm90_score_mod_cases, NULL, 0},
 };
 #define NUM_UNITS ((int)(sizeof UNITS / sizeof UNITS[0]))
 

@@ -163,7 +163,7 @@ FEATURES = {
 }
 
 
-SM90_FEATURES = {"plain", "causal", "window", "scale"}
+SM90_FEATURES = {"plain", "causal", "window", "scale", "softcap", "alibi"}
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
