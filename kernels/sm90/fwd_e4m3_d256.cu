@@ -14,7 +14,9 @@
 #define FWD_BLOCK_N SM90_E4M3_D256_BLOCK_N
 #define FWD_KV_STAGES SM90_E4M3_D256_STAGES
 #define FWD_Q_SLOTS SM90_E4M3_D256_Q_SLOTS
+#ifndef FWD_O_STAGE /* the varlen variants (_vl) store O from registers */
 #define FWD_O_STAGE (FWD_V_ROWS ? SM90_E4M3_VR_D256_O_STAGE : SM90_E4M3_D256_O_STAGE)
+#endif
 #define FWD_LAZY_RESCALE SM90_E4M3_D256_LAZY_RESCALE
 #define FWD_WINDOWS 0 /* the window's bounds spill 8-88 B here: causal or none only (sm90_api.cu) */
 #include "sm90/fwd_kernel.cuh"

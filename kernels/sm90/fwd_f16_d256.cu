@@ -9,6 +9,8 @@
 #define FWD_BLOCK_N SM90_D256_BLOCK_N
 #define FWD_KV_STAGES SM90_D256_STAGES
 #define FWD_Q_SLOTS SM90_D256_Q_SLOTS
+#ifndef FWD_O_STAGE /* the varlen variants (_vl) store O from registers */
 #define FWD_O_STAGE SM90_D256_O_STAGE
+#endif
 #define FWD_LAZY_RESCALE SM90_D256_LAZY_RESCALE
 #include "sm90/fwd_kernel.cuh"

@@ -23,6 +23,9 @@
  *                                from sm90_fwd_params.alibi, 0 without; with either score transform
  *                                the scores are scaled before the softmax, which then runs in
  *                                natural-log units: fwd_score_mod)
+ *   FWD_VARLEN       0 | 1      (1: packed sequences, sm90_fwd_params.cu_seqlens_q / _k: each tile
+ *                                reads its sequence's offsets and lengths; built without the
+ *                                tail split, the O stage and the score transforms)
  *   FWD_TAIL_SPLIT   0 | 1      (1: the tail split of sm90_fwd_params.tail_*; 0: compiled out,
  *                                so the kernel is the plain one: the split's per-tile bookkeeping
  *                                and code cost 0.5-4 % at 2k when compiled in, see docs/sm90.md v12)
@@ -173,6 +176,13 @@
 #define FWD_ALIBI 0
 #endif
 #define FWD_SCORE_MOD (FWD_SOFTCAP || FWD_ALIBI)
+#ifndef FWD_VARLEN
+#define FWD_VARLEN 0
+#endif
+#if FWD_VARLEN && (FWD_TAIL_SPLIT || FWD_O_STAGE || FWD_SCORE_MOD)
+/* no O stage: a TMA store box would write the next sequence's rows of a partial tile */
+#error "varlen variants are built without the tail split, the O stage and the score transforms"
+#endif
 #if FWD_SCORE_MOD && FWD_ELEM_IS_E4M3
 #error "score transforms (softcap, ALiBi) are built for 16-bit inputs only"
 #endif
@@ -313,7 +323,28 @@ static __device__ void fwd_init_barriers(const fwd_smem *s)
 
 typedef struct fwd_tile {
     int32_t m_block, head, batch;
+#if FWD_VARLEN
+    int32_t q_off, s_q, k_off, s_k; /* the sequence's first row and length in Q, in K/V */
+#endif
 } fwd_tile;
+
+/* The tile's sequence: lengths, first rows in the (packed) Q and K/V, and the batch coordinate of
+   their TMA maps (a packed side is one batch of total rows). */
+#if FWD_VARLEN
+#define FWD_SQ(p, c) ((c)->s_q)
+#define FWD_SK(p, c) ((c)->s_k)
+#define FWD_Q_OFF(c) ((c)->q_off)
+#define FWD_K_OFF(c) ((c)->k_off)
+#define FWD_Q_BATCH(p, c) ((p)->cu_seqlens_q ? 0 : (c)->batch)
+#define FWD_K_BATCH(p, c) ((p)->cu_seqlens_k ? 0 : (c)->batch)
+#else
+#define FWD_SQ(p, c) ((p)->s_q)
+#define FWD_SK(p, c) ((p)->s_k)
+#define FWD_Q_OFF(c) 0
+#define FWD_K_OFF(c) 0
+#define FWD_Q_BATCH(p, c) ((c)->batch)
+#define FWD_K_BATCH(p, c) ((c)->batch)
+#endif
 
 /* n / pairs per (batch, head) for 0 <= n < 2^31, by multiply-high (sm90_fwd_params.pairs_div_*).
    A run-time integer division (or a select on the divisor) here cost 4-8% on every shape: it is
@@ -367,35 +398,60 @@ static __device__ __forceinline__ fwd_tile fwd_tile_at(const sm90_fwd_params *p,
     }
     c.head = bh % p->h_q;
     c.batch = bh / p->h_q;
+#if FWD_VARLEN
+    c.q_off = 0;
+    c.s_q = p->s_q;
+    c.k_off = 0;
+    c.s_k = p->s_k;
+    if (p->cu_seqlens_q) {
+        c.q_off = p->cu_seqlens_q[c.batch];
+        c.s_q = p->cu_seqlens_q[c.batch + 1] - c.q_off;
+    }
+    if (p->cu_seqlens_k) {
+        c.k_off = p->cu_seqlens_k[c.batch];
+        c.s_k = p->cu_seqlens_k[c.batch + 1] - c.k_off;
+    }
+#endif
     return c;
 }
 
 /* The tile's key window (sm90_fwd_params.window_*): row i sees keys i + diag - window_left ..
    i + diag + window_right, diag = s_k - s_q (bottom-right aligned), -1 = unbounded; causal is
    window_right = 0. */
-static __device__ __forceinline__ int32_t fwd_last_row(const sm90_fwd_params *p, int32_t m_block)
+static __device__ __forceinline__ int32_t fwd_last_row(const sm90_fwd_params *p, const fwd_tile *c)
 {
-    return min((m_block + 1) * FWD_M, p->s_q) - 1;
+    return min((c->m_block + 1) * FWD_M, FWD_SQ(p, c)) - 1;
 }
 
 /* First key block the tile needs: 0, or (window_left) the block of its first row's first key. */
-static __device__ __forceinline__ int32_t fwd_first_n_block(const sm90_fwd_params *p, int32_t m_block)
+static __device__ __forceinline__ int32_t fwd_first_n_block(const sm90_fwd_params *p, const fwd_tile *c)
 {
-    const int32_t first_key = m_block * FWD_M + p->s_k - p->s_q - FWD_WINDOW_LEFT(p);
+    const int32_t first_key = c->m_block * FWD_M + FWD_SK(p, c) - FWD_SQ(p, c) - FWD_WINDOW_LEFT(p);
     return FWD_WINDOW_LEFT(p) >= 0 && first_key > 0 ? first_key / FWD_N : 0;
 }
 
 /* Key blocks the tile needs from fwd_first_n_block on: up to the end of s_k, or (window_right)
-   up to the last key its last valid row sees. */
-static __device__ __forceinline__ int32_t fwd_num_n_blocks(const sm90_fwd_params *p, int32_t m_block)
+   up to the last key its last valid row sees. FWD_VARLEN: 0 for a tile past its sequence's end
+   (fwd_tile_beyond), which is then skipped altogether. */
+static __device__ __forceinline__ int32_t fwd_num_n_blocks(const sm90_fwd_params *p, const fwd_tile *c)
 {
-    int32_t n = (p->s_k + FWD_N - 1) / FWD_N;
+#if FWD_VARLEN
+    if (c->m_block * FWD_M >= c->s_q) return 0;
+#endif
+    int32_t n = (FWD_SK(p, c) + FWD_N - 1) / FWD_N;
     if (FWD_WINDOW_RIGHT(p) >= 0) {
-        const int32_t last_key = fwd_last_row(p, m_block) + p->s_k - p->s_q + FWD_WINDOW_RIGHT(p);
+        const int32_t last_key = fwd_last_row(p, c) + FWD_SK(p, c) - FWD_SQ(p, c) + FWD_WINDOW_RIGHT(p);
         if (last_key < 0) return 0;
         n = min(n, last_key / FWD_N + 1);
     }
-    return max(n - fwd_first_n_block(p, m_block), 0);
+    return max(n - fwd_first_n_block(p, c), 0);
+}
+
+/* FWD_VARLEN: the tile starts past its sequence's last query (max_seqlen_q sizes the grid). */
+static __device__ __forceinline__ int fwd_tile_beyond(const sm90_fwd_params *p, const fwd_tile *c)
+{
+    (void)p;
+    return FWD_VARLEN && c->m_block * FWD_M >= FWD_SQ(p, c);
 }
 
 static __device__ __forceinline__ int32_t fwd_div_nb(const sm90_fwd_params *p, int32_t n)
@@ -445,24 +501,24 @@ static __device__ __forceinline__ fwd_tile fwd_work_coords(const sm90_fwd_params
 
 /* Key blocks [*n_lo, *n_lo + *n_blocks) of the round's tile that this block runs (all outside
    the tail), and the workspace slot of a tail piece (-1: a whole tile, written to O). */
-static __device__ __forceinline__ void fwd_work_range(const sm90_fwd_params *p, int32_t round, int32_t m_block,
+static __device__ __forceinline__ void fwd_work_range(const sm90_fwd_params *p, int32_t round, const fwd_tile *c,
                                                       int32_t *n_lo, int32_t *n_blocks, int32_t *ws_slot)
 {
     int32_t tl, lo, hi;
     const int in_tail = fwd_tail_piece(p, round, &tl, &lo, &hi);
-    *n_lo = in_tail ? (tl + 1) * p->tail_nb - hi : fwd_first_n_block(p, m_block);
-    *n_blocks = in_tail ? hi - lo : fwd_num_n_blocks(p, m_block);
+    *n_lo = in_tail ? (tl + 1) * p->tail_nb - hi : fwd_first_n_block(p, c);
+    *n_blocks = in_tail ? hi - lo : fwd_num_n_blocks(p, c);
     *ws_slot = in_tail ? SM90_TAIL_SLOTS_PER_BLOCK * (int32_t)blockIdx.x + (round - p->tail_round) : -1;
 }
 
 /* Whether some score of key block n is masked for some row of the tile: past s_k, past the first
    row's last key (window_right), or before the last valid row's first key (window_left). */
-static __device__ __forceinline__ int fwd_block_needs_mask(const sm90_fwd_params *p, int32_t m_block, int32_t n)
+static __device__ __forceinline__ int fwd_block_needs_mask(const sm90_fwd_params *p, const fwd_tile *c, int32_t n)
 {
-    const int32_t last_key = (n + 1) * FWD_N - 1, diag = p->s_k - p->s_q;
-    if (last_key >= p->s_k) return 1;
-    if (FWD_WINDOW_RIGHT(p) >= 0 && last_key > m_block * FWD_M + diag + FWD_WINDOW_RIGHT(p)) return 1;
-    return FWD_WINDOW_LEFT(p) >= 0 && n * FWD_N < fwd_last_row(p, m_block) + diag - FWD_WINDOW_LEFT(p);
+    const int32_t last_key = (n + 1) * FWD_N - 1, diag = FWD_SK(p, c) - FWD_SQ(p, c);
+    if (last_key >= FWD_SK(p, c)) return 1;
+    if (FWD_WINDOW_RIGHT(p) >= 0 && last_key > c->m_block * FWD_M + diag + FWD_WINDOW_RIGHT(p)) return 1;
+    return FWD_WINDOW_LEFT(p) >= 0 && n * FWD_N < fwd_last_row(p, c) + diag - FWD_WINDOW_LEFT(p);
 }
 
 /* ---- Producer: TMA loads ----------------------------------------------------------------- */
@@ -502,24 +558,27 @@ static __device__ void fwd_producer(const sm90_fwd_params *p, const fwd_smem *s)
         if (t == FWD_SKIP_TILE) continue;
         const fwd_tile c = fwd_work_coords(p, round, t);
         int32_t n_lo, n_blocks, ws_slot;
-        fwd_work_range(p, round, c.m_block, &n_lo, &n_blocks, &ws_slot);
+        fwd_work_range(p, round, &c, &n_lo, &n_blocks, &ws_slot);
         if (n_blocks == 0) continue;
         const int32_t kv_head = c.head / p->q_per_kv;
         /* Q slot: the consumers release it after their last QK^T of the tile that used it. */
         const uint32_t q_slot = tile_iter % FWD_Q_SLOTS, q_parity = (tile_iter / FWD_Q_SLOTS) & 1;
         mbarrier_wait_parity(fwd_bar(s, FWD_Q_EMPTY, q_slot), q_parity ^ 1);
         mbarrier_arrive_expect_tx(fwd_bar(s, FWD_Q_FULL, q_slot), FWD_Q_BYTES);
-        fwd_load_tile(fwd_q(s, q_slot), FWD_Q_PANEL_BYTES, &p->tmap_q, c.m_block * FWD_M, c.head, c.batch,
+        fwd_load_tile(fwd_q(s, q_slot), FWD_Q_PANEL_BYTES, &p->tmap_q, FWD_Q_OFF(&c) + c.m_block * FWD_M, c.head,
+                      FWD_Q_BATCH(p, &c),
                       fwd_bar(s, FWD_Q_FULL, q_slot), CP_ASYNC_BULK_EVICT_FIRST);
         for (int32_t n = n_blocks - 1; n >= 0; --n, ++kv) {
             const uint32_t stage = kv % FWD_STAGES, parity = (kv / FWD_STAGES) & 1;
             mbarrier_wait_parity(fwd_bar(s, FWD_K_EMPTY, stage), parity ^ 1);
             mbarrier_arrive_expect_tx(fwd_bar(s, FWD_K_FULL, stage), FWD_KV_BYTES);
-            fwd_load_tile(fwd_k(s, stage), FWD_KV_PANEL_BYTES, &p->tmap_k, (n + n_lo) * FWD_N, kv_head, c.batch,
+            fwd_load_tile(fwd_k(s, stage), FWD_KV_PANEL_BYTES, &p->tmap_k, FWD_K_OFF(&c) + (n + n_lo) * FWD_N, kv_head,
+                          FWD_K_BATCH(p, &c),
                           fwd_bar(s, FWD_K_FULL, stage), CP_ASYNC_BULK_EVICT_LAST);
             mbarrier_wait_parity(fwd_bar(s, FWD_V_EMPTY, stage), parity ^ 1);
             mbarrier_arrive_expect_tx(fwd_bar(s, FWD_V_FULL, stage), FWD_KV_BYTES);
-            fwd_load_v(fwd_v(s, stage), &p->tmap_v, (n + n_lo) * FWD_N, kv_head, c.batch, fwd_bar(s, FWD_V_FULL, stage),
+            fwd_load_v(fwd_v(s, stage), &p->tmap_v, FWD_K_OFF(&c) + (n + n_lo) * FWD_N, kv_head, FWD_K_BATCH(p, &c),
+                       fwd_bar(s, FWD_V_FULL, stage),
                        CP_ASYNC_BULK_EVICT_LAST);
         }
         ++tile_iter;
@@ -702,14 +761,14 @@ static __device__ __forceinline__ fwd_scales fwd_tile_scales(const sm90_fwd_para
 }
 
 /* Thread layout of S: s[4j + 2r + c] = row (row0 + 8r), key n*N + 8j + 2*quad_col + c. */
-static __device__ __forceinline__ void fwd_mask(float *s, const sm90_fwd_params *p, int32_t n, int32_t row0,
-                                                int quad_col)
+static __device__ __forceinline__ void fwd_mask(float *s, const sm90_fwd_params *p, const fwd_tile *c, int32_t n,
+                                                int32_t row0, int quad_col)
 {
     const int32_t key0 = n * FWD_N + 2 * quad_col;
 #pragma unroll
     for (int r = 0; r < 2; ++r) {
-        const int32_t diag = row0 + 8 * r + p->s_k - p->s_q - key0; /* the row's diagonal key, relative to key0 */
-        int32_t limit = p->s_k - 1 - key0;                          /* last visible key */
+        const int32_t diag = row0 + 8 * r + FWD_SK(p, c) - FWD_SQ(p, c) - key0; /* the row's diagonal key - key0 */
+        int32_t limit = FWD_SK(p, c) - 1 - key0;                                 /* last visible key */
         if (FWD_WINDOW_RIGHT(p) >= 0) limit = min(limit, diag + FWD_WINDOW_RIGHT(p));
         const int32_t first = FWD_WINDOW_LEFT(p) >= 0 ? diag - FWD_WINDOW_LEFT(p) : INT32_MIN; /* first visible key */
 #pragma unroll
@@ -725,13 +784,13 @@ static __device__ __forceinline__ void fwd_mask(float *s, const sm90_fwd_params 
    / softcap) (FWD_SOFTCAP), then - slope * |row + s_k - s_q - key| (FWD_ALIBI, slope 0 without
    slopes). Runs before the mask, which then overwrites what it hides. The distance is formed in
    f32 from one conversion per row (exact below 2^24 keys), so a score costs one FADD and FFMA. */
-static __device__ __forceinline__ void fwd_score_mod(float *s, const sm90_fwd_params *p, const fwd_scales *sc,
-                                                     int32_t n, int32_t row0, int quad_col)
+static __device__ __forceinline__ void fwd_score_mod(float *s, const sm90_fwd_params *p, const fwd_tile *c,
+                                                     const fwd_scales *sc, int32_t n, int32_t row0, int quad_col)
 {
     const int32_t key0 = n * FWD_N + 2 * quad_col;
 #pragma unroll
     for (int r = 0; r < 2; ++r) {
-        const float dist0 = (float)(row0 + 8 * r + p->s_k - p->s_q - key0); /* the row's diagonal key - key0 */
+        const float dist0 = (float)(row0 + 8 * r + FWD_SK(p, c) - FWD_SQ(p, c) - key0); /* row's diagonal key - key0 */
 #pragma unroll
         for (int j = 0; j < FWD_N / 8; ++j)
 #pragma unroll
@@ -911,9 +970,9 @@ static __device__ __forceinline__ void fwd_step(const sm90_fwd_params *p, const 
     fwd_release(fwd_bar(sm, FWD_K_EMPTY, *stage));
     if (n == 1) fwd_release(fwd_bar(sm, FWD_Q_EMPTY, q_slot));
 #if FWD_SCORE_MOD
-    fwd_score_mod(s, p, sc, n - 1 + n_lo, row0, quad_col);
+    fwd_score_mod(s, p, c, sc, n - 1 + n_lo, row0, quad_col);
 #endif
-    if (masked) fwd_mask(s, p, n - 1 + n_lo, row0, quad_col);
+    if (masked) fwd_mask(s, p, c, n - 1 + n_lo, row0, quad_col);
     const int rescale = fwd_softmax(s, row_max, row_sum, corr, sc->log2);
     wgmma_wait_group(0);
     fwd_fence_o(o);
@@ -944,9 +1003,9 @@ static __device__ __forceinline__ void fwd_mainloop(const sm90_fwd_params *p, co
     fwd_release(fwd_bar(sm, FWD_K_EMPTY, stage));
     if (n == 0) fwd_release(fwd_bar(sm, FWD_Q_EMPTY, q_slot));
 #if FWD_SCORE_MOD
-    fwd_score_mod(s, p, sc, n + n_lo, row0, quad_col);
+    fwd_score_mod(s, p, c, sc, n + n_lo, row0, quad_col);
 #endif
-    if (fwd_block_needs_mask(p, c->m_block, n + n_lo)) fwd_mask(s, p, n + n_lo, row0, quad_col);
+    if (fwd_block_needs_mask(p, c, n + n_lo)) fwd_mask(s, p, c, n + n_lo, row0, quad_col);
     fwd_softmax(s, row_max, row_sum, corr, sc->log2);
     fwd_convert_p(pf, s);
 
@@ -954,10 +1013,10 @@ static __device__ __forceinline__ void fwd_mainloop(const sm90_fwd_params *p, co
        need masking come first (high n: causal diagonal, s_k tail) and, with window_left, last
        (the window's left edge): they get their own copy of the step, so neither copy branches
        between the two waits (see fwd_step). Below the first stretch only window_left masks. */
-    for (; n > 0 && fwd_block_needs_mask(p, c->m_block, n - 1 + n_lo); --n)
+    for (; n > 0 && fwd_block_needs_mask(p, c, n - 1 + n_lo); --n)
         fwd_step(p, sm, cwg, c, n, n_blocks, row0, quad_col, q, q_slot, &kv, &stage, &parity, s, o, pf, row_max,
                  row_sum, corr, n_lo, sc, 1);
-    for (; n > 0 && !(FWD_WINDOW_LEFT(p) >= 0 && fwd_block_needs_mask(p, c->m_block, n - 1 + n_lo)); --n)
+    for (; n > 0 && !(FWD_WINDOW_LEFT(p) >= 0 && fwd_block_needs_mask(p, c, n - 1 + n_lo)); --n)
         fwd_step(p, sm, cwg, c, n, n_blocks, row0, quad_col, q, q_slot, &kv, &stage, &parity, s, o, pf, row_max,
                  row_sum, corr, n_lo, sc, 0);
 #if FWD_WINDOWS
@@ -1000,10 +1059,12 @@ static __device__ __forceinline__ void fwd_epilogue_direct(const sm90_fwd_params
     for (int r = 0; r < 2; ++r) {
         const float sum = fwd_quad_sum(row_sum[r]);
         const int32_t row = row0 + 8 * r;
-        if (row >= p->s_q) continue;
+        if (row >= FWD_SQ(p, c)) continue;
         const float inv = sum > 0.0f ? sc->v / sum : 0.0f;
-        uint16_t *dst = (uint16_t *)p->o + (int64_t)c->batch * p->o_stride[0] + (int64_t)row * p->o_stride[1] +
-                        (int64_t)c->head * p->o_stride[2] + 2 * quad_col;
+        /* varlen: o_stride[0] and lse_stride[0] are 0 and rows count from the packed tensor's start */
+        uint16_t *dst = (uint16_t *)p->o + (int64_t)c->batch * p->o_stride[0] +
+                        (int64_t)(FWD_Q_OFF(c) + row) * p->o_stride[1] + (int64_t)c->head * p->o_stride[2] +
+                        2 * quad_col;
 #pragma unroll
         for (int j = 0; j < FWD_D / 8; ++j) {
             /* select, not multiply: O is not initialised for a tile without keys */
@@ -1012,7 +1073,7 @@ static __device__ __forceinline__ void fwd_epilogue_direct(const sm90_fwd_params
             *(uint32_t *)(dst + 8 * j) = p->out_bf16 ? cvt_rn_bf16x2_f32(lo, hi) : cvt_rn_f16x2_f32(lo, hi);
         }
         if (p->lse && quad_col == 0)
-            p->lse[(int64_t)c->batch * p->lse_stride[0] + (int64_t)c->head * p->lse_stride[1] + row] =
+            p->lse[(int64_t)c->batch * p->lse_stride[0] + (int64_t)c->head * p->lse_stride[1] + FWD_Q_OFF(c) + row] =
                 fwd_lse(row_max[r], sum, sc->log2);
     }
 }
@@ -1119,8 +1180,9 @@ static __device__ __forceinline__ int32_t fwd_next_work(const sm90_fwd_params *p
         if (t == FWD_NO_TILE) return -1;
         if (t == FWD_SKIP_TILE) continue;
         const fwd_tile c = fwd_work_coords(p, *round, t);
-        /* tail pieces (never causal) always have keys */
-        if (fwd_num_n_blocks(p, c.m_block) > 0) return t;
+        /* tail pieces (never causal) always have keys; varlen tiles past their sequence write nothing */
+        if (fwd_num_n_blocks(p, &c) > 0) return t;
+        if (fwd_tile_beyond(p, &c)) continue;
         fwd_epilogue_direct(p, &no_scales, &c, c.m_block * FWD_M + row_in_tile, quad_col, o, no_max, no_sum);
     }
 }
@@ -1147,7 +1209,7 @@ static __device__ void fwd_consumer(const sm90_fwd_params *p, const fwd_smem *sm
     while (t >= 0) {
         const fwd_tile c = fwd_work_coords(p, round, t);
         int32_t n_lo, n_blocks, ws_slot;
-        fwd_work_range(p, round, c.m_block, &n_lo, &n_blocks, &ws_slot);
+        fwd_work_range(p, round, &c, &n_lo, &n_blocks, &ws_slot);
         const int32_t row0 = c.m_block * FWD_M + row_in_tile;
         float row_max[2] = {-INFINITY, -INFINITY}, row_sum[2] = {0.0f, 0.0f};
         const fwd_scales sc = fwd_tile_scales(p, &c);

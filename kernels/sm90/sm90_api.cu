@@ -51,10 +51,44 @@ static sm90_variant sm90_variant_of(int wgs, int block_n, int stages, int q_slot
     return v;
 }
 
+static int sm90_packed(const flashc_problem *p) { return p->q_varlen || p->kv_layout == FLASHC_KV_VARLEN; }
+
+/* Packed sequences: the tile shapes of the batched kernels (d64: 2 WGs), O from registers. */
+static sm90_variant sm90_pick_varlen(const flashc_problem *p)
+{
+    const int bf16 = p->in_dtype == FLASHC_DTYPE_BF16, vr = !p->v_transposed;
+    sm90_variant v;
+    if (p->in_dtype == FLASHC_DTYPE_FP8_E4M3) {
+        if (p->d == 64)
+            v = sm90_variant_of(SM90_E4M3_D64_WGS, SM90_E4M3_D64_BLOCK_N, SM90_E4M3_D64_STAGES, SM90_E4M3_D64_Q_SLOTS,
+                                0, vr ? flashc_sm90_fwd_e4m3_d64_vr_vl : flashc_sm90_fwd_e4m3_d64_vl, NULL);
+        else if (p->d == 128)
+            v = sm90_variant_of(SM90_E4M3_D128_WGS, SM90_E4M3_D128_BLOCK_N, SM90_E4M3_D128_STAGES,
+                                SM90_E4M3_D128_Q_SLOTS, 0,
+                                vr ? flashc_sm90_fwd_e4m3_d128_vr_vl : flashc_sm90_fwd_e4m3_d128_vl, NULL);
+        else
+            v = sm90_variant_of(SM90_E4M3_D256_WGS, SM90_E4M3_D256_BLOCK_N, SM90_E4M3_D256_STAGES,
+                                SM90_E4M3_D256_Q_SLOTS, 0,
+                                vr ? flashc_sm90_fwd_e4m3_d256_vr_vl : flashc_sm90_fwd_e4m3_d256_vl, NULL);
+        v.v_rows = vr;
+        return v;
+    }
+    if (p->d == 64)
+        return sm90_variant_of(SM90_D64_SHORT_WGS, SM90_D64_SHORT_BLOCK_N, SM90_D64_SHORT_STAGES,
+                               SM90_D64_SHORT_Q_SLOTS, 0, bf16 ? flashc_sm90_fwd_bf16_d64_vl : flashc_sm90_fwd_f16_d64_vl,
+                               NULL);
+    if (p->d == 128)
+        return sm90_variant_of(SM90_D128_WGS, SM90_D128_BLOCK_N, SM90_D128_STAGES, SM90_D128_Q_SLOTS, 0,
+                               bf16 ? flashc_sm90_fwd_bf16_d128_vl : flashc_sm90_fwd_f16_d128_vl, NULL);
+    return sm90_variant_of(SM90_D256_WGS, SM90_D256_BLOCK_N, SM90_D256_STAGES, SM90_D256_Q_SLOTS, 0,
+                           bf16 ? flashc_sm90_fwd_bf16_d256_vl : flashc_sm90_fwd_f16_d256_vl, NULL);
+}
+
 /* The kernel for *p (check() has accepted the dtype and head dim). */
 static sm90_variant sm90_pick(const flashc_problem *p)
 {
     const int bf16 = p->in_dtype == FLASHC_DTYPE_BF16;
+    if (sm90_packed(p)) return sm90_pick_varlen(p);
     if (p->in_dtype == FLASHC_DTYPE_FP8_E4M3) {
         /* V pre-transposed, or in K's layout (_vr: the kernel transposes it) */
         const int vr = !p->v_transposed;
@@ -157,9 +191,9 @@ flashc_status flashc_sm90_check(const flashc_problem *p, const flashc_device_inf
     if (!sm90_is_16bit(p->out_dtype)) return NOT_SUPPORTED("sm90: output must be f16 or bf16");
     if (p->d != 64 && p->d != 128 && p->d != 256)
         return NOT_SUPPORTED("sm90: head dim %d has no Hopper kernel (64, 128, 256 do)", (int)p->d);
-    if (p->q_varlen) return NOT_SUPPORTED("sm90: varlen q (cu_seqlens_q) not implemented");
-    if (p->kv_layout == FLASHC_KV_VARLEN) return NOT_SUPPORTED("sm90: varlen k/v (cu_seqlens_k) not implemented");
     if (p->kv_layout == FLASHC_KV_PAGED) return NOT_SUPPORTED("sm90: paged k/v not implemented");
+    if (sm90_packed(p) && (p->softcap != 0.0f || p->alibi))
+        return NOT_SUPPORTED("sm90: softcap / ALiBi with packed sequences (cu_seqlens) not implemented");
     if (p->v_transposed && !fp8) return NOT_SUPPORTED("sm90: v_transposed applies to 8-bit inputs only");
     if (p->seqused_k) return NOT_SUPPORTED("sm90: seqused_k not implemented");
     if (p->bias) return NOT_SUPPORTED("sm90: bias not implemented");
@@ -400,20 +434,24 @@ static flashc_status sm90_launch(const flashc_problem *p, const flashc_device_in
     /* Q and K rows: one 128-byte panel row, or a whole 64-byte row (8-bit d64) */
     const int64_t row_bytes = p->d * sm90_elem_bytes(p->in_dtype);
     const uint32_t qk_row_bytes = row_bytes < SM90_PANEL_ROW_BYTES ? (uint32_t)row_bytes : SM90_PANEL_ROW_BYTES;
-    if ((st = sm90_tensor_map(&prm.tmap_q, p->q, p->in_dtype, dev->device, p->d, p->s_q, p->h_q, p->b, p->q_stride,
+    /* a packed side is one batch of total rows (its tiles add their sequence's first row) */
+    const int q_packed = p->q_varlen, kv_packed = p->kv_layout == FLASHC_KV_VARLEN;
+    const int64_t q_rows = q_packed ? p->total_q : p->s_q, q_batch = q_packed ? 1 : p->b;
+    const int64_t kv_rows = kv_packed ? p->total_k : p->s_k, kv_batch = kv_packed ? 1 : p->b;
+    if ((st = sm90_tensor_map(&prm.tmap_q, p->q, p->in_dtype, dev->device, p->d, q_rows, p->h_q, q_batch, p->q_stride,
                               (uint32_t)v->block_m, qk_row_bytes)) != FLASHC_STATUS_SUCCESS)
         return st;
-    if ((st = sm90_tensor_map(&prm.tmap_k, p->k, p->in_dtype, dev->device, p->d, p->s_k, p->h_kv, p->b, p->k_stride,
-                              (uint32_t)v->block_n, qk_row_bytes)) != FLASHC_STATUS_SUCCESS)
+    if ((st = sm90_tensor_map(&prm.tmap_k, p->k, p->in_dtype, dev->device, p->d, kv_rows, p->h_kv, kv_batch,
+                              p->k_stride, (uint32_t)v->block_n, qk_row_bytes)) != FLASHC_STATUS_SUCCESS)
         return st;
     if (p->v_transposed) {
         /* V^T [b, h_kv, d, s_k]: v_stride is (batch, head, dim); as a view (batch, row = dim, head) */
         const int64_t vt_stride[3] = {p->v_stride[0], p->v_stride[2], p->v_stride[1]};
-        st = sm90_tensor_map(&prm.tmap_v, p->v, p->in_dtype, dev->device, p->s_k, p->d, p->h_kv, p->b, vt_stride,
+        st = sm90_tensor_map(&prm.tmap_v, p->v, p->in_dtype, dev->device, kv_rows, p->d, p->h_kv, kv_batch, vt_stride,
                              (uint32_t)p->d, SM90_PANEL_ROW_BYTES);
     } else {
-        st = sm90_tensor_map(&prm.tmap_v, p->v, p->in_dtype, dev->device, p->d, p->s_k, p->h_kv, p->b, p->v_stride,
-                             (uint32_t)v->block_n, qk_row_bytes);
+        st = sm90_tensor_map(&prm.tmap_v, p->v, p->in_dtype, dev->device, p->d, kv_rows, p->h_kv, kv_batch,
+                             p->v_stride, (uint32_t)v->block_n, qk_row_bytes);
     }
     if (st != FLASHC_STATUS_SUCCESS) return st;
     if (v->o_stage &&
@@ -439,6 +477,8 @@ static flashc_status sm90_launch(const flashc_problem *p, const flashc_device_in
     prm.softcap = p->softcap;
     prm.alibi = p->alibi;
     memcpy(prm.alibi_stride, p->alibi_stride, sizeof prm.alibi_stride);
+    prm.cu_seqlens_q = q_packed ? p->cu_seqlens_q : NULL;
+    prm.cu_seqlens_k = kv_packed ? p->cu_seqlens_k : NULL;
     prm.q_descale = p->q_descale;
     prm.k_descale = p->k_descale;
     prm.v_descale = p->v_descale;

@@ -146,6 +146,10 @@ typedef struct sm90_fwd_params {
     float softmax_scale, softcap;
     const float *alibi;
     int64_t alibi_stride[2];
+    /* Packed sequences (the _vl variants only): [b + 1] row offsets of Q / of K and V, NULL for a
+       batched side. A packed side's tensor map has one batch of total rows; s_q / s_k above are
+       the maxima, which size the tile grid (tiles past a sequence's end are skipped). */
+    const int32_t *cu_seqlens_q, *cu_seqlens_k;
 } sm90_fwd_params;
 
 /* Tail split: pieces in flight per block (see tail_round above). */
@@ -208,6 +212,19 @@ SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_bf16_d256_alibi);
 SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_f16_d64_alibi);
 SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_f16_d128_alibi);
 SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_f16_d256_alibi);
+/* Packed sequences (fwd_<dtype>_d<D>[_vr]_vl.cu): O from registers, no tail split, d64 2-WG. */
+SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_bf16_d64_vl);
+SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_bf16_d128_vl);
+SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_bf16_d256_vl);
+SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_f16_d64_vl);
+SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_f16_d128_vl);
+SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_f16_d256_vl);
+SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_e4m3_d64_vl);
+SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_e4m3_d128_vl);
+SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_e4m3_d256_vl);
+SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_e4m3_d64_vr_vl);
+SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_e4m3_d128_vr_vl);
+SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_e4m3_d256_vr_vl);
 /* Merges the tail pieces of *params (tail_round != INT32_MAX) into O and LSE; block_m: the
    forward variant's BLOCK_M, d: head dim (sm90_combine.cu). */
 cudaError_t flashc_sm90_tail_combine(const sm90_fwd_params *params, int block_m, int d, cudaStream_t stream);

@@ -1446,6 +1446,41 @@ static void sm90_score_mod_cases(void)
     }
 }
 
+/* Packed sequences on the Hopper path (the _vl kernels): sequences of many tiles and key blocks
+   beside empty ones (no queries, no keys), tiles that end inside a sequence (the next sequence's
+   rows are in the same TMA box and must be neither used nor overwritten), causal with s_q > s_k
+   per sequence, windows, GQA, LSE, one side packed and the other batched, fp8 with V^T and V rows. */
+static void sm90_varlen_cases(void)
+{
+    const int dims[3] = {64, 128, 256};
+    tcase c;
+    for (int k = 0; k < 3; ++k) {
+        const int d = dims[k];
+        c = base_case(FLASHC_DTYPE_BF16, d); c.b = 4; c.q_varlen = 1; c.kv = KV_VARLEN;
+        { int lq[4] = {300, 0, 1000, 129}, lk[4] = {500, 77, 1000, 0}; memcpy(c.seqlens_q, lq, sizeof lq); memcpy(c.seqlens_k, lk, sizeof lk); }
+        named(&c, "sm90 varlen"); run_case(c);
+        c.causal = 1; c.hq = 4; c.hkv = 2; named(&c, "sm90 varlen causal gqa"); run_case(c);
+        c = base_case(FLASHC_DTYPE_F16, d); c.b = 3; c.q_varlen = 1; c.kv = KV_VARLEN; c.wl = 100; c.wr = 30;
+        { int lq[3] = {700, 64, 1}, lk[3] = {300, 2000, 129}; memcpy(c.seqlens_q, lq, sizeof lq); memcpy(c.seqlens_k, lk, sizeof lk); }
+        named(&c, "sm90 varlen window 100/30"); run_case(c);
+        if (g_quick) continue;
+        c = base_case(FLASHC_DTYPE_FP8_E4M3, d); c.b = 3; c.q_varlen = 1; c.kv = KV_VARLEN; c.causal = 1;
+        { int lq[3] = {200, 513, 5}, lk[3] = {1000, 33, 260}; memcpy(c.seqlens_q, lq, sizeof lq); memcpy(c.seqlens_k, lk, sizeof lk); }
+        named(&c, "sm90 varlen fp8 causal"); run_case(c);
+        c.v_transposed = 0; c.causal = 0; c.hq = 4; c.hkv = 1;
+        named(&c, "sm90 varlen fp8 v rows mqa"); run_case(c);
+        c = base_case(FLASHC_DTYPE_BF16, d); c.b = 3; c.q_varlen = 1; c.sk = 700; c.out_dt = FLASHC_DTYPE_F16;
+        { int lq[3] = {1, 17, 300}; memcpy(c.seqlens_q, lq, sizeof lq); }
+        named(&c, "sm90 varlen q, batched k"); run_case(c);
+        c = base_case(FLASHC_DTYPE_F16, d); c.b = 2; c.sq = 200; c.kv = KV_VARLEN; c.causal = 1;
+        { int lk[2] = {1500, 3}; memcpy(c.seqlens_k, lk, sizeof lk); }
+        named(&c, "sm90 batched q, varlen k causal"); run_case(c);
+        c = base_case(FLASHC_DTYPE_BF16, d); c.b = 2; c.q_varlen = 1; c.kv = KV_VARLEN; c.softcap = 5.0f;
+        { int lq[2] = {100, 200}, lk[2] = {300, 50}; memcpy(c.seqlens_q, lq, sizeof lq); memcpy(c.seqlens_k, lk, sizeof lk); }
+        named(&c, "sm90 varlen softcap (portable only)"); run_case(c);
+    }
+}
+
 static void big_cases(void)
 {
     tcase c;
@@ -2198,6 +2233,7 @@ static const test_unit UNITS[] = {
     {"sm90 fp8 v rows", sm90_fp8_v_rows_cases, NULL, 0},
     {"sm90 windows", sm90_window_cases, NULL, 0},
     {"sm90 score mods", sm90_score_mod_cases, NULL, 0},
+    {"sm90 varlen", sm90_varlen_cases, NULL, 0},
 };
 #define NUM_UNITS ((int)(sizeof UNITS / sizeof UNITS[0]))
 
