@@ -183,9 +183,6 @@
 /* no O stage: a TMA store box would write the next sequence's rows of a partial tile */
 #error "varlen variants are built without the tail split, the O stage and the score transforms"
 #endif
-#if FWD_SCORE_MOD && FWD_ELEM_IS_E4M3
-#error "score transforms (softcap, ALiBi) are built for 16-bit inputs only"
-#endif
 /* The window bounds this variant honours (FWD_WINDOWS 0: causal or none; the host refuses others). */
 #define FWD_WINDOW_LEFT(p) (FWD_WINDOWS ? (p)->window_left : -1)
 #define FWD_WINDOW_RIGHT(p) (FWD_WINDOWS ? (p)->window_right : ((p)->causal ? 0 : -1))
@@ -732,31 +729,46 @@ static __device__ __forceinline__ void fwd_release(uint32_t bar)
 typedef struct fwd_scales {
     float log2, v;
 #if FWD_SCORE_MOD
-    float pre;   /* scores -> natural units before the transforms (softmax_scale; / softcap) */
+    float pre;   /* scores -> natural units before the transforms (softmax_scale [x dq dk]; / softcap) */
     float slope; /* ALiBi slope of the tile's (batch, head); 0: none */
 #endif
 } fwd_scales;
+
+/* An 8-bit dequantisation scale of the tile's (batch, KV head), through its [batch, head] strides. */
+static __device__ __forceinline__ float fwd_descale_at(const float *d, const int64_t *stride, const fwd_tile *c,
+                                                       int64_t kv_head)
+{
+    return d[c->batch * stride[0] + kv_head * stride[1]];
+}
 
 static __device__ __forceinline__ fwd_scales fwd_tile_scales(const sm90_fwd_params *p, const fwd_tile *c)
 {
     fwd_scales r;
     r.log2 = p->scale_log2;
     r.v = 1.0f;
-#if FWD_ELEM_IS_E4M3
-    const int64_t kv_head = c->head / p->q_per_kv;
-    if (p->q_descale) r.log2 *= p->q_descale[c->batch * p->descale_stride[0][0] + kv_head * p->descale_stride[0][1]];
-    if (p->k_descale) r.log2 *= p->k_descale[c->batch * p->descale_stride[1][0] + kv_head * p->descale_stride[1][1]];
-    if (p->v_descale) r.v = p->v_descale[c->batch * p->descale_stride[2][0] + kv_head * p->descale_stride[2][1]];
-#elif FWD_SCORE_MOD
-    /* The transforms work on scaled scores (flashc.h: softcap(scale * s) + alibi), so the softmax
-       and the LSE run in natural units: exp2 of log2(e) times the transformed score. */
+#if FWD_SCORE_MOD
+    /* The transforms work on scaled scores (flashc.h: softcap(scale * dq dk s) + alibi), so the
+       softmax and the LSE run in natural units: exp2 of log2(e) times the transformed score. */
     r.pre = p->softmax_scale;
+#endif
+#if FWD_ELEM_IS_E4M3
+    /* q_descale * k_descale scale the scores: inside the transforms' scale where there are any */
+#if FWD_SCORE_MOD
+    float *qk_scale = &r.pre;
+#else
+    float *qk_scale = &r.log2;
+#endif
+    const int64_t kv_head = c->head / p->q_per_kv;
+    if (p->q_descale) *qk_scale *= fwd_descale_at(p->q_descale, p->descale_stride[0], c, kv_head);
+    if (p->k_descale) *qk_scale *= fwd_descale_at(p->k_descale, p->descale_stride[1], c, kv_head);
+    if (p->v_descale) r.v = fwd_descale_at(p->v_descale, p->descale_stride[2], c, kv_head);
+#endif
+#if FWD_SCORE_MOD
     if (FWD_SOFTCAP) r.pre /= p->softcap;
     r.slope = p->alibi ? p->alibi[(int64_t)c->batch * p->alibi_stride[0] + (int64_t)c->head * p->alibi_stride[1]] : 0.0f;
     r.log2 = FLASHC_LOG2E;
-#else
-    (void)c;
 #endif
+    (void)c;
     return r;
 }
 

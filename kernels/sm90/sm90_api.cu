@@ -90,24 +90,38 @@ static sm90_variant sm90_pick(const flashc_problem *p)
     const int bf16 = p->in_dtype == FLASHC_DTYPE_BF16;
     if (sm90_packed(p)) return sm90_pick_varlen(p);
     if (p->in_dtype == FLASHC_DTYPE_FP8_E4M3) {
-        /* V pre-transposed, or in K's layout (_vr: the kernel transposes it) */
-        const int vr = !p->v_transposed;
+        /* V pre-transposed, or in K's layout (_vr: the kernel transposes it); score transforms:
+           the _cap (softcap, + ALiBi) / _alibi kernels, without the tail split */
+        const int vr = !p->v_transposed, cap = p->softcap != 0.0f, mod = cap || p->alibi;
+        sm90_launcher plain, tail;
+        if (p->d == 64) {
+            plain = mod ? (cap ? (vr ? flashc_sm90_fwd_e4m3_d64_vr_cap : flashc_sm90_fwd_e4m3_d64_cap)
+                               : (vr ? flashc_sm90_fwd_e4m3_d64_vr_alibi : flashc_sm90_fwd_e4m3_d64_alibi))
+                        : (vr ? flashc_sm90_fwd_e4m3_d64_vr : flashc_sm90_fwd_e4m3_d64);
+            tail = mod ? NULL : vr ? flashc_sm90_fwd_e4m3_d64_vr_tail : flashc_sm90_fwd_e4m3_d64_tail;
+        } else if (p->d == 128) {
+            plain = mod ? (cap ? (vr ? flashc_sm90_fwd_e4m3_d128_vr_cap : flashc_sm90_fwd_e4m3_d128_cap)
+                               : (vr ? flashc_sm90_fwd_e4m3_d128_vr_alibi : flashc_sm90_fwd_e4m3_d128_alibi))
+                        : (vr ? flashc_sm90_fwd_e4m3_d128_vr : flashc_sm90_fwd_e4m3_d128);
+            tail = mod ? NULL : vr ? flashc_sm90_fwd_e4m3_d128_vr_tail : flashc_sm90_fwd_e4m3_d128_tail;
+        } else {
+            plain = mod ? (cap ? (vr ? flashc_sm90_fwd_e4m3_d256_vr_cap : flashc_sm90_fwd_e4m3_d256_cap)
+                               : (vr ? flashc_sm90_fwd_e4m3_d256_vr_alibi : flashc_sm90_fwd_e4m3_d256_alibi))
+                        : (vr ? flashc_sm90_fwd_e4m3_d256_vr : flashc_sm90_fwd_e4m3_d256);
+            tail = mod ? NULL : vr ? flashc_sm90_fwd_e4m3_d256_vr_tail : flashc_sm90_fwd_e4m3_d256_tail;
+        }
         sm90_variant v;
         if (p->d == 64)
             v = sm90_variant_of(SM90_E4M3_D64_WGS, SM90_E4M3_D64_BLOCK_N, SM90_E4M3_D64_STAGES, SM90_E4M3_D64_Q_SLOTS,
-                                vr ? SM90_E4M3_VR_D64_O_STAGE : SM90_E4M3_D64_O_STAGE,
-                                vr ? flashc_sm90_fwd_e4m3_d64_vr : flashc_sm90_fwd_e4m3_d64,
-                                vr ? flashc_sm90_fwd_e4m3_d64_vr_tail : flashc_sm90_fwd_e4m3_d64_tail);
+                                vr ? SM90_E4M3_VR_D64_O_STAGE : SM90_E4M3_D64_O_STAGE, plain, tail);
         else if (p->d == 128)
             v = sm90_variant_of(SM90_E4M3_D128_WGS, SM90_E4M3_D128_BLOCK_N, SM90_E4M3_D128_STAGES,
-                                SM90_E4M3_D128_Q_SLOTS, vr ? SM90_E4M3_VR_D128_O_STAGE : SM90_E4M3_D128_O_STAGE,
-                                vr ? flashc_sm90_fwd_e4m3_d128_vr : flashc_sm90_fwd_e4m3_d128,
-                                vr ? flashc_sm90_fwd_e4m3_d128_vr_tail : flashc_sm90_fwd_e4m3_d128_tail);
+                                SM90_E4M3_D128_Q_SLOTS, vr ? SM90_E4M3_VR_D128_O_STAGE : SM90_E4M3_D128_O_STAGE, plain,
+                                tail);
         else
             v = sm90_variant_of(SM90_E4M3_D256_WGS, SM90_E4M3_D256_BLOCK_N, SM90_E4M3_D256_STAGES,
-                                SM90_E4M3_D256_Q_SLOTS, vr ? SM90_E4M3_VR_D256_O_STAGE : SM90_E4M3_D256_O_STAGE,
-                                vr ? flashc_sm90_fwd_e4m3_d256_vr : flashc_sm90_fwd_e4m3_d256,
-                                vr ? flashc_sm90_fwd_e4m3_d256_vr_tail : flashc_sm90_fwd_e4m3_d256_tail);
+                                SM90_E4M3_D256_Q_SLOTS, vr ? SM90_E4M3_VR_D256_O_STAGE : SM90_E4M3_D256_O_STAGE, plain,
+                                tail);
         v.v_rows = vr;
         return v;
     }
@@ -197,9 +211,6 @@ flashc_status flashc_sm90_check(const flashc_problem *p, const flashc_device_inf
     if (p->v_transposed && !fp8) return NOT_SUPPORTED("sm90: v_transposed applies to 8-bit inputs only");
     if (p->seqused_k) return NOT_SUPPORTED("sm90: seqused_k not implemented");
     if (p->bias) return NOT_SUPPORTED("sm90: bias not implemented");
-    if (fp8 && p->alibi) return NOT_SUPPORTED("sm90: ALiBi with fp8 inputs not implemented (f16 / bf16 have it)");
-    if (fp8 && p->softcap != 0.0f)
-        return NOT_SUPPORTED("sm90: softcap with fp8 inputs not implemented (f16 / bf16 have it)");
     if (!fp8 && (p->q_descale || p->k_descale || p->v_descale))
         return NOT_SUPPORTED("sm90: descales apply to 8-bit inputs only; not implemented for f16/bf16");
     if (!(p->softmax_scale > 0.0f) || !isfinite(p->softmax_scale))

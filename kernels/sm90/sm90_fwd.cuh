@@ -198,7 +198,7 @@ SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_e4m3_d128_vr);
 SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_e4m3_d128_vr_tail);
 SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_e4m3_d256_vr);
 SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_e4m3_d256_vr_tail);
-/* 16-bit with score transforms (fwd_<dtype>_d<D>_cap.cu: softcap, and ALiBi when given;
+/* With score transforms (fwd_<dtype>_d<D>_cap.cu: softcap, and ALiBi when given;
    fwd_<dtype>_d<D>_alibi.cu: ALiBi alone); no tail split. d64 takes the 2-WG shape. */
 SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_bf16_d64_cap);
 SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_bf16_d128_cap);
@@ -212,6 +212,19 @@ SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_bf16_d256_alibi);
 SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_f16_d64_alibi);
 SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_f16_d128_alibi);
 SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_f16_d256_alibi);
+/* fp8 with score transforms, V^T or V rows (fwd_e4m3_d<D>[_vr]_cap.cu / _alibi.cu); no tail split. */
+SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_e4m3_d64_cap);
+SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_e4m3_d128_cap);
+SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_e4m3_d256_cap);
+SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_e4m3_d64_vr_cap);
+SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_e4m3_d128_vr_cap);
+SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_e4m3_d256_vr_cap);
+SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_e4m3_d64_alibi);
+SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_e4m3_d128_alibi);
+SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_e4m3_d256_alibi);
+SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_e4m3_d64_vr_alibi);
+SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_e4m3_d128_vr_alibi);
+SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_e4m3_d256_vr_alibi);
 /* Packed sequences (fwd_<dtype>_d<D>[_vr]_vl.cu): O from registers, no tail split, d64 2-WG. */
 SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_bf16_d64_vl);
 SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_bf16_d128_vl);

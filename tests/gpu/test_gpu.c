@@ -1419,7 +1419,7 @@ static void sm90_window_cases(void)
 /* Score transforms on the Hopper path (the _cap / _alibi kernels, 16-bit): many key blocks so the
    transforms meet every loop (masked first blocks, the unmasked run, a window's left edge), a
    softcap small enough to saturate tanh, ALiBi with and without the causal diagonal and windows,
-   tiles without keys (causal s_q > s_k), and fp8, which the path refuses (skipped there). */
+   tiles without keys (causal s_q > s_k), and fp8 in both V layouts (descales before the transforms). */
 static void sm90_score_mod_cases(void)
 {
     const int dims[3] = {64, 128, 256};
@@ -1441,8 +1441,15 @@ static void sm90_score_mod_cases(void)
         named(&c, "sm90 softcap 30 causal mqa"); run_case(c);
         c = base_case(FLASHC_DTYPE_F16, d); c.sq = 900; c.sk = 333; c.causal = 1; c.softcap = 5.0f; c.alibi = ALIBI_BH;
         named(&c, "sm90 softcap alibi causal sq>sk"); run_case(c);
-        c = base_case(FLASHC_DTYPE_FP8_E4M3, d); c.softcap = 5.0f;
-        named(&c, "sm90 fp8 softcap (portable only)"); run_case(c);
+        /* fp8: the descales join the score scale before the transforms */
+        c = base_case(FLASHC_DTYPE_FP8_E4M3, d); c.vtpad = 1; c.sq = 600; c.sk = 900; c.causal = 1; c.softcap = 5.0f;
+        c.alibi = ALIBI_BH; c.hq = 4; c.hkv = 2;
+        named(&c, "sm90 fp8 vt softcap alibi causal gqa"); run_case(c);
+        c = base_case(FLASHC_DTYPE_FP8_E4M3, d); c.v_transposed = 0; c.sq = 300; c.sk = 1100; c.softcap = 3.0f;
+        c.scale = 0.5f;
+        named(&c, "sm90 fp8 v rows softcap 3 scale 0.5"); run_case(c);
+        c = base_case(FLASHC_DTYPE_FP8_E4M3, d); c.v_transposed = 0; c.sq = 500; c.sk = 700; c.alibi = ALIBI_H;
+        named(&c, "sm90 fp8 v rows alibi [h]"); run_case(c);
     }
 }
 
