@@ -786,8 +786,8 @@ static __device__ __forceinline__ void fwd_mask(float *s, const sm90_fwd_params 
 #pragma unroll
         for (int j = 0; j < FWD_N / 8; ++j)
 #pragma unroll
-            for (int c = 0; c < 2; ++c)
-                if (8 * j + c > limit || 8 * j + c < first) s[4 * j + 2 * r + c] = -INFINITY;
+            for (int k = 0; k < 2; ++k)
+                if (8 * j + k > limit || 8 * j + k < first) s[4 * j + 2 * r + k] = -INFINITY;
     }
 }
 
@@ -806,11 +806,11 @@ static __device__ __forceinline__ void fwd_score_mod(float *s, const sm90_fwd_pa
 #pragma unroll
         for (int j = 0; j < FWD_N / 8; ++j)
 #pragma unroll
-            for (int c = 0; c < 2; ++c) {
-                float x = s[4 * j + 2 * r + c] * sc->pre;
+            for (int k = 0; k < 2; ++k) {
+                float x = s[4 * j + 2 * r + k] * sc->pre;
                 if (FWD_SOFTCAP) x = p->softcap * tanhf(x);
-                if (FWD_ALIBI) x = fmaf(-sc->slope, fabsf(dist0 - (float)(8 * j + c)), x);
-                s[4 * j + 2 * r + c] = x;
+                if (FWD_ALIBI) x = fmaf(-sc->slope, fabsf(dist0 - (float)(8 * j + k)), x);
+                s[4 * j + 2 * r + k] = x;
             }
     }
 }
