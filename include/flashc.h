@@ -105,6 +105,8 @@ typedef struct flashc_tensor {
  * V has K's layout, or with v_transposed = 1 (8-bit dtypes only) the sequence is innermost:
  *   batched  v [b, h_kv, d, s_k]   varlen v [h_kv, d, total_k]   paged v [num_pages, h_kv, d, page_size]
  * out has q's shape. lse is [b, h_q, s_q] (batched q) or [h_q, total_q] (varlen q), float32.
+ * K/V rows that no sequence uses (past seqused_k, the rest of a page, pages of no sequence, rows
+ * after the last packed sequence) never affect the result and may hold any bytes, NaN included.
  */
 typedef struct flashc_attention_params {
     flashc_tensor q;              /* see layouts above; f16, bf16, fp8 e4m3 or int8 */

@@ -276,14 +276,18 @@ static int is_gpu_backend(flashc_backend b) { return b == FLASHC_BACKEND_SM80 ||
    portable 3314. Without GQA and with many (batch, head) pairs the Hopper path was ahead
    (b=128, h 32/32: 4177 against the portable 64-row ring's 3329) until the portable split-key
    tile took 16-bit decode of <= 16 rows on non-paged K/V (session 6, d128: 4516 / 4520 GB/s at
-   4k / 32k, Hopper 4189 / 4159); d64 and d256 there are unmeasured and keep the Hopper path. */
+   4k / 32k, Hopper 4189 / 4159); d64 and d256 there are unmeasured and keep the Hopper path.
+   Paged K/V and seqused_k (a KV cache) stay on the portable path, whose decode tiles were measured
+   on them; the Hopper path takes them only from FLASHC_DECODE_MAX_QUERIES + 1 query tokens on
+   (chunked prefill over a cache). */
 #define FLASHC_DECODE_MAX_QUERIES 16
 #define FLASHC_DECODE_SPLIT_KEY_D 128
 static int prefer_portable_decode(const flashc_problem *p, const flashc_device_info *dev)
 {
     const int group = p->h_kv > 0 ? p->h_q / p->h_kv : 1;
     if (p->s_q > FLASHC_DECODE_MAX_QUERIES) return 0;
-    if (p->d == FLASHC_DECODE_SPLIT_KEY_D && p->kv_layout != FLASHC_KV_PAGED) return 1;
+    if (p->kv_layout == FLASHC_KV_PAGED || p->seqused_k) return 1;
+    if (p->d == FLASHC_DECODE_SPLIT_KEY_D) return 1;
     return group > 1 || (int64_t)p->b * p->h_q < 2 * (int64_t)dev->num_sms;
 }
 

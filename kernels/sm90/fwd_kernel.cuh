@@ -23,16 +23,19 @@
  *                                from sm90_fwd_params.alibi, 0 without; with either score transform
  *                                the scores are scaled before the softmax, which then runs in
  *                                natural-log units: fwd_score_mod)
- *   FWD_VARLEN       0 | 1      (1: packed sequences, sm90_fwd_params.cu_seqlens_q / _k: each tile
- *                                reads its sequence's offsets and lengths; built without the
- *                                tail split, the O stage and the score transforms)
+ *   FWD_VARLEN       0 | 1      (1: per-sequence lengths: packed sequences (cu_seqlens_q / _k),
+ *                                seqused_k and paged K/V (page_table): each tile reads its
+ *                                sequence's offsets and lengths; keys past a sequence in its
+ *                                last key block are zeroed in V by the V pass (below); built
+ *                                without the tail split, the O stage and the score transforms)
  *   FWD_TAIL_SPLIT   0 | 1      (1: the tail split of sm90_fwd_params.tail_*; 0: compiled out,
  *                                so the kernel is the plain one: the split's per-tile bookkeeping
  *                                and code cost 0.5-4 % at 2k when compiled in, see docs/sm90.md v12)
  *
  * Budget (per block; one block per SM, 128 x (1 + WGS) threads):
- *   warpgroup 0   producer: one thread issues every TMA load (FWD_V_ROWS: warps 1-3 transpose
- *                  V); 24 registers (setmaxnreg.dec)
+ *   warpgroup 0   producer: one thread issues every TMA load; with FWD_V_ROWS or FWD_VARLEN warps
+ *                  1-3 run the V pass over each V stage (transpose V, zero keys past the
+ *                  sequence) before the consumers read it; 24 registers (setmaxnreg.dec)
  *   warpgroups 1.. consumers: 64 query rows each; 240 registers (2 WGs) or 160 (3 WGs)
  *                  registers/thread: S = BLOCK_N/2 f32, P = BLOCK_N/4 b32 (BLOCK_N/8 for 8-bit),
  *                  O = D/2 f32
@@ -159,6 +162,7 @@
 #define FWD_O_REGS (FWD_D / 2)
 #define FWD_BAR_TURN_BASE 1                 /* named barriers 1..WGS: issue turn of each consumer WG */
 #define FWD_BAR_EPI_BASE (FWD_BAR_TURN_BASE + FWD_WGS) /* next WGS: a WG's O stage is written / free */
+#define FWD_BAR_V_PASS (FWD_BAR_EPI_BASE + FWD_WGS)   /* the V pass's warps: zeroed rows -> transpose */
 #define FWD_LN2 0.69314718055994530942f
 #ifndef FWD_LAZY_RESCALE
 #define FWD_LAZY_RESCALE 0                  /* 1: rescale O only when a row max grows by > slack */
@@ -183,6 +187,11 @@
 /* no O stage: a TMA store box would write the next sequence's rows of a partial tile */
 #error "varlen variants are built without the tail split, the O stage and the score transforms"
 #endif
+/* The V pass (producer warps 1-3, fwd_v_pass): every V stage goes through it before the consumers'
+   P.V when V must be transposed (FWD_V_ROWS) or may hold keys past the sequence (FWD_VARLEN: the
+   rest of a page or of a cache, the next packed sequence, any bytes, NaN included; the mask hides
+   them from S, but 0 x NaN in P.V would not). */
+#define FWD_V_PASS (FWD_V_ROWS || FWD_VARLEN)
 /* The window bounds this variant honours (FWD_WINDOWS 0: causal or none; the host refuses others). */
 #define FWD_WINDOW_LEFT(p) (FWD_WINDOWS ? (p)->window_left : -1)
 #define FWD_WINDOW_RIGHT(p) (FWD_WINDOWS ? (p)->window_right : ((p)->causal ? 0 : -1))
@@ -236,8 +245,9 @@
 #define FWD_O_OFFSET (FWD_VT_OFFSET + FWD_V_ROWS * FWD_STAGES * FWD_VT_BYTES)
 #define FWD_BAR_OFFSET (FWD_O_OFFSET + FWD_O_STAGE * FWD_WGS * FWD_O_STAGE_WG_BYTES)
 #define FWD_MBARRIER_BYTES 8
-/* FWD_VT_FULL (FWD_V_ROWS): the stage's V^T is written. Its slot is free again with the stage's
-   V_EMPTY, which also frees the V rows (the transposers wait for the V_FULL that follows it). */
+/* FWD_V_READY (FWD_V_PASS): the V pass is done with the stage (its V^T written, its keys past the
+   sequence zeroed). The slot is free again with the stage's V_EMPTY, which also frees the V rows
+   (the V pass waits for the V_FULL that follows it). */
 enum fwd_barrier {
     FWD_Q_FULL,
     FWD_Q_EMPTY,
@@ -245,15 +255,17 @@ enum fwd_barrier {
     FWD_K_EMPTY,
     FWD_V_FULL,
     FWD_V_EMPTY,
-    FWD_VT_FULL
+    FWD_V_READY
 };
-#define FWD_BARRIER_KINDS (FWD_VT_FULL + FWD_V_ROWS) /* VT_FULL exists with FWD_V_ROWS only */
+#define FWD_BARRIER_KINDS (FWD_V_READY + FWD_V_PASS) /* V_READY exists with FWD_V_PASS only */
 
 #define FWD_BARRIER_SLOTS (FWD_STAGES > FWD_Q_SLOTS ? FWD_STAGES : FWD_Q_SLOTS)
-/* FWD_V_ROWS: after the barriers, a word the producer sets when it has issued its last V */
+/* FWD_V_PASS: after the barriers, a word the producer sets when it has issued its last V, then
+   (FWD_VARLEN) one word per stage: the keys of the stage's block inside the sequence (BLOCK_N for a
+   whole block), written before the stage's V_FULL arrival, read by the V pass after it. */
 #define FWD_DONE_FLAG_OFFSET (FWD_BAR_OFFSET + FWD_BARRIER_SLOTS * FWD_BARRIER_KINDS * FWD_MBARRIER_BYTES)
-typedef char fwd_barriers_fit[FWD_BARRIER_SLOTS * FWD_BARRIER_KINDS * FWD_MBARRIER_BYTES + 4 <= SM90_BARRIER_BYTES ? 1
-                                                                                                                 : -1];
+#define FWD_V_KEYS_OFFSET (FWD_DONE_FLAG_OFFSET + 4)
+typedef char fwd_barriers_fit[FWD_V_KEYS_OFFSET - FWD_BAR_OFFSET + 4 * FWD_STAGES <= SM90_BARRIER_BYTES ? 1 : -1];
 
 typedef struct fwd_smem {
     uint32_t base; /* shared address of Q slot 0 */
@@ -282,7 +294,7 @@ static __device__ __forceinline__ uint32_t fwd_pv_operand(const fwd_smem *s, uin
 {
     return FWD_V_ROWS ? fwd_vt(s, stage) : fwd_v(s, stage);
 }
-#define FWD_PV_FULL (FWD_V_ROWS ? FWD_VT_FULL : FWD_V_FULL)
+#define FWD_PV_FULL (FWD_V_PASS ? FWD_V_READY : FWD_V_FULL)
 /* O stage of consumer warpgroup cwg (FWD_O_STAGE). */
 static __device__ __forceinline__ uint32_t fwd_o_stage(const fwd_smem *s, int cwg)
 {
@@ -294,10 +306,15 @@ static __device__ __forceinline__ uint32_t fwd_bar(const fwd_smem *s, int kind, 
     return s->base + FWD_BAR_OFFSET + (stage * FWD_BARRIER_KINDS + kind) * FWD_MBARRIER_BYTES;
 }
 
-/* The producer's done flag (FWD_V_ROWS), as a pointer: plain shared-memory loads and stores. */
+/* The producer's done flag (FWD_V_PASS), as a pointer: plain shared-memory loads and stores. */
 static __device__ __forceinline__ volatile uint32_t *fwd_done_flag(const fwd_smem *s)
 {
     return (volatile uint32_t *)__cvta_shared_to_generic(s->base + FWD_DONE_FLAG_OFFSET);
+}
+/* Keys of stage `stage`'s block inside the sequence (FWD_VARLEN), likewise. */
+static __device__ __forceinline__ volatile int32_t *fwd_v_keys(const fwd_smem *s, uint32_t stage)
+{
+    return (volatile int32_t *)__cvta_shared_to_generic(s->base + FWD_V_KEYS_OFFSET + 4 * stage);
 }
 
 static __device__ void fwd_init_barriers(const fwd_smem *s)
@@ -312,21 +329,22 @@ static __device__ void fwd_init_barriers(const fwd_smem *s)
         mbarrier_init(fwd_bar(s, FWD_K_EMPTY, i), FWD_CONSUMER_WARPS);
         mbarrier_init(fwd_bar(s, FWD_V_FULL, i), 1);
         mbarrier_init(fwd_bar(s, FWD_V_EMPTY, i), FWD_CONSUMER_WARPS);
-        if (FWD_V_ROWS) mbarrier_init(fwd_bar(s, FWD_VT_FULL, i), FWD_TRANSPOSE_THREADS);
+        if (FWD_V_PASS) mbarrier_init(fwd_bar(s, FWD_V_READY, i), FWD_TRANSPOSE_THREADS);
     }
-    if (FWD_V_ROWS) *fwd_done_flag(s) = 0;
+    if (FWD_V_PASS) *fwd_done_flag(s) = 0;
     fence_mbarrier_init_release_cluster();
 }
 
 typedef struct fwd_tile {
     int32_t m_block, head, batch;
 #if FWD_VARLEN
-    int32_t q_off, s_q, k_off, s_k; /* the sequence's first row and length in Q, in K/V */
+    int32_t q_off, s_q, k_off, s_k; /* the sequence's first row and length in Q, in K/V (s_k: keys used) */
 #endif
 } fwd_tile;
 
 /* The tile's sequence: lengths, first rows in the (packed) Q and K/V, and the batch coordinate of
-   their TMA maps (a packed side is one batch of total rows). */
+   their TMA maps (a packed side is one batch of total rows; paged K/V finds its rows through the
+   page table instead, fwd_load_paged). */
 #if FWD_VARLEN
 #define FWD_SQ(p, c) ((c)->s_q)
 #define FWD_SK(p, c) ((c)->s_k)
@@ -408,6 +426,7 @@ static __device__ __forceinline__ fwd_tile fwd_tile_at(const sm90_fwd_params *p,
         c.k_off = p->cu_seqlens_k[c.batch];
         c.s_k = p->cu_seqlens_k[c.batch + 1] - c.k_off;
     }
+    if (p->seqused_k) c.s_k = p->seqused_k[c.batch]; /* from the sequence's first key (paged: its first page) */
 #endif
     return c;
 }
@@ -454,6 +473,13 @@ static __device__ __forceinline__ int fwd_tile_beyond(const sm90_fwd_params *p, 
 static __device__ __forceinline__ int32_t fwd_div_nb(const sm90_fwd_params *p, int32_t n)
 {
     return (int32_t)(__umulhi((uint32_t)n << 1, p->nb_div_mul) >> p->nb_div_shift);
+}
+
+/* n / page_size (paged K/V), likewise: a division by a run-time value spills the producer's 24
+   registers. */
+static __device__ __forceinline__ int32_t fwd_div_page(const sm90_fwd_params *p, int32_t n)
+{
+    return (int32_t)(__umulhi((uint32_t)n << 1, p->page_div_mul) >> p->page_div_shift);
 }
 
 /* Tail split (sm90_fwd_params.tail_*): in tail rounds (round >= tail_round) block i runs piece
@@ -542,6 +568,56 @@ static __device__ __forceinline__ void fwd_load_v(uint32_t dst, const CUtensorMa
 #endif
 }
 
+#if FWD_VARLEN
+/* Paged K or V rows (sm90_fwd_params.page_table): key block key0 .. of the tile's sequence as
+   boxes of page_box_rows keys, each inside one page: one box where pages hold whole blocks
+   (page_size a multiple of BLOCK_N), else one per page (page_size divides BLOCK_N, a multiple of 8
+   rows so each box starts on a swizzle atom). Only boxes with keys inside the sequence are loaded
+   (no page-table entry past its pages is read) and the barrier expects just their bytes: the rows
+   past them keep what the stage held, which the mask and the V pass hide like the keys past the
+   sequence in the last box. Page-table indices are 32-bit (the host refuses larger tables): 64-bit
+   address arithmetic here spills the producer's 24 registers. */
+static __device__ __forceinline__ void fwd_load_paged(uint32_t dst, const CUtensorMap *map, const sm90_fwd_params *p,
+                                                      const fwd_tile *c, int32_t key0, int32_t kv_head, uint32_t bar)
+{
+    const int32_t box = p->page_box_rows;
+    const int32_t boxes = min(c->s_k - key0 + box - 1, FWD_N) / box; /* >= 1: key0 < s_k */
+    mbarrier_arrive_expect_tx(bar, boxes * box * FWD_QK_ROW_BYTES * FWD_PANELS);
+    int32_t entry = fwd_div_page(p, key0);
+    int32_t slot = key0 - entry * p->page_size;
+    entry += c->batch * (int32_t)p->page_table_stride;
+    for (int32_t k = 0; k < boxes * box; k += box) {
+        const int32_t page = p->page_table[entry];
+        for (int pc = 0; pc < FWD_PANELS; ++pc)
+            cp_async_bulk_tensor_4d_shared_global(dst + pc * FWD_KV_PANEL_BYTES + k * FWD_QK_ROW_BYTES, map,
+                                                  pc * FWD_PANEL_COLS, slot, kv_head, page, bar,
+                                                  CP_ASYNC_BULK_EVICT_LAST);
+        slot += box;
+        if (slot == p->page_size) slot = 0, ++entry;
+    }
+}
+
+#if FWD_ELEM_IS_E4M3 && !FWD_V_ROWS
+/* Paged 8-bit V^T ([num_pages, h_kv, d, page_size]): pages hold whole key blocks, so the block's
+   [D x 128-key] panels all come from one page. */
+static __device__ __forceinline__ void fwd_load_paged_vt(uint32_t dst, const CUtensorMap *map,
+                                                         const sm90_fwd_params *p, const fwd_tile *c, int32_t key0,
+                                                         int32_t kv_head, uint32_t bar)
+{
+    mbarrier_arrive_expect_tx(bar, FWD_KV_BYTES);
+    const int32_t first = fwd_div_page(p, key0);
+    const int32_t page = p->page_table[c->batch * (int32_t)p->page_table_stride + first];
+    const int32_t slot = key0 - first * p->page_size;
+    for (int pc = 0; pc < FWD_N / FWD_VT_PANEL_KEYS; ++pc)
+        cp_async_bulk_tensor_4d_shared_global(dst + pc * FWD_VT_PANEL_BYTES, map, slot + pc * FWD_VT_PANEL_KEYS, 0,
+                                              kv_head, page, bar, CP_ASYNC_BULK_EVICT_LAST);
+}
+#define FWD_LOAD_PAGED_V fwd_load_paged_vt
+#else
+#define FWD_LOAD_PAGED_V fwd_load_paged
+#endif
+#endif
+
 /* Run by one thread. Stage counter `kv` runs across tiles exactly as the consumers' does. */
 static __device__ void fwd_producer(const sm90_fwd_params *p, const fwd_smem *s)
 {
@@ -567,36 +643,110 @@ static __device__ void fwd_producer(const sm90_fwd_params *p, const fwd_smem *s)
                       fwd_bar(s, FWD_Q_FULL, q_slot), CP_ASYNC_BULK_EVICT_FIRST);
         for (int32_t n = n_blocks - 1; n >= 0; --n, ++kv) {
             const uint32_t stage = kv % FWD_STAGES, parity = (kv / FWD_STAGES) & 1;
+            const int32_t key0 = (n + n_lo) * FWD_N; /* in the sequence */
             mbarrier_wait_parity(fwd_bar(s, FWD_K_EMPTY, stage), parity ^ 1);
-            mbarrier_arrive_expect_tx(fwd_bar(s, FWD_K_FULL, stage), FWD_KV_BYTES);
-            fwd_load_tile(fwd_k(s, stage), FWD_KV_PANEL_BYTES, &p->tmap_k, FWD_K_OFF(&c) + (n + n_lo) * FWD_N, kv_head,
-                          FWD_K_BATCH(p, &c),
-                          fwd_bar(s, FWD_K_FULL, stage), CP_ASYNC_BULK_EVICT_LAST);
+#if FWD_VARLEN
+            if (p->page_table)
+                fwd_load_paged(fwd_k(s, stage), &p->tmap_k, p, &c, key0, kv_head, fwd_bar(s, FWD_K_FULL, stage));
+            else
+#endif
+            {
+                mbarrier_arrive_expect_tx(fwd_bar(s, FWD_K_FULL, stage), FWD_KV_BYTES);
+                fwd_load_tile(fwd_k(s, stage), FWD_KV_PANEL_BYTES, &p->tmap_k, FWD_K_OFF(&c) + key0, kv_head,
+                              FWD_K_BATCH(p, &c), fwd_bar(s, FWD_K_FULL, stage), CP_ASYNC_BULK_EVICT_LAST);
+            }
             mbarrier_wait_parity(fwd_bar(s, FWD_V_EMPTY, stage), parity ^ 1);
-            mbarrier_arrive_expect_tx(fwd_bar(s, FWD_V_FULL, stage), FWD_KV_BYTES);
-            fwd_load_v(fwd_v(s, stage), &p->tmap_v, FWD_K_OFF(&c) + (n + n_lo) * FWD_N, kv_head, FWD_K_BATCH(p, &c),
-                       fwd_bar(s, FWD_V_FULL, stage),
-                       CP_ASYNC_BULK_EVICT_LAST);
+#if FWD_VARLEN
+            /* for the V pass; the arrival below releases it (its reader of the stage's previous use
+               is done: the consumers released V_EMPTY after that use's V_READY) */
+            *fwd_v_keys(s, stage) = min(max(FWD_SK(p, &c) - key0, 0), FWD_N);
+            if (p->page_table)
+                FWD_LOAD_PAGED_V(fwd_v(s, stage), &p->tmap_v, p, &c, key0, kv_head, fwd_bar(s, FWD_V_FULL, stage));
+            else
+#endif
+            {
+                mbarrier_arrive_expect_tx(fwd_bar(s, FWD_V_FULL, stage), FWD_KV_BYTES);
+                fwd_load_v(fwd_v(s, stage), &p->tmap_v, FWD_K_OFF(&c) + key0, kv_head, FWD_K_BATCH(p, &c),
+                           fwd_bar(s, FWD_V_FULL, stage), CP_ASYNC_BULK_EVICT_LAST);
+            }
         }
         ++tile_iter;
     }
-#if FWD_V_ROWS
-    /* No more V for the transposers: the stage after the last one completes its V_FULL phase
-       without a load, with the done flag set. First every transposer must be past its flag check
-       of the last real stage (its VT_FULL), or it could read the flag set there and skip that
-       stage; that also means the next stage's previous V_FULL phase has completed, so this
+#if FWD_V_PASS
+    /* No more V for the V pass: the stage after the last one completes its V_FULL phase
+       without a load, with the done flag set. First every V-pass thread must be past its flag
+       check of the last real stage (its V_READY), or it could read the flag set there and skip
+       that stage; that also means the next stage's previous V_FULL phase has completed, so this
        arrival cannot land on it. */
     if (kv > 0) {
         const uint32_t last = kv - 1;
-        mbarrier_wait_parity(fwd_bar(s, FWD_VT_FULL, last % FWD_STAGES), (last / FWD_STAGES) & 1);
+        mbarrier_wait_parity(fwd_bar(s, FWD_V_READY, last % FWD_STAGES), (last / FWD_STAGES) & 1);
     }
     *fwd_done_flag(s) = 1;
-    mbarrier_arrive(fwd_bar(s, FWD_V_FULL, kv % FWD_STAGES)); /* release: seen after the transposers' wait */
+    mbarrier_arrive(fwd_bar(s, FWD_V_FULL, kv % FWD_STAGES)); /* release: seen after the V pass's wait */
 #endif
 }
 
+#if FWD_V_PASS
+/* ---- Producer warps 1-3: the V pass (FWD_V_PASS) ----------------------------------------- */
+#if FWD_VARLEN
+/* A 16-byte chunk of shared memory, through a generic pointer (plain ld / st, generic proxy). */
+static __device__ __forceinline__ uint4 *fwd_chunk(uint32_t addr)
+{
+    return (uint4 *)__cvta_shared_to_generic(addr);
+}
+
+/* Keys [keys, BLOCK_N) of a V stage in K's layout: whole rows of every panel (the swizzle only
+   permutes 16-byte chunks inside a row), i.e. one contiguous run of bytes per panel. */
+static __device__ __forceinline__ void fwd_zero_v_rows(uint32_t v, int32_t keys, int tid)
+{
+    const int32_t chunks = (FWD_N - keys) * FWD_QK_ROW_BYTES / FWD_CHUNK_BYTES;
+#pragma unroll
+    for (int pc = 0; pc < FWD_PANELS; ++pc)
+        for (int32_t i = tid; i < chunks; i += FWD_TRANSPOSE_THREADS)
+            *fwd_chunk(v + pc * FWD_KV_PANEL_BYTES + keys * FWD_QK_ROW_BYTES + i * FWD_CHUNK_BYTES) =
+                make_uint4(0u, 0u, 0u, 0u);
+}
+
+#if FWD_ELEM_IS_E4M3 && !FWD_V_ROWS
+/* Keys [keys, BLOCK_N) of an 8-bit V^T stage: panels of [D rows x 128 keys], key k of row r in
+   chunk (k / 16) ^ (r % 8), byte k % 16: whole chunks past the last key, and the bytes after it
+   in its own chunk. A thread takes whole rows (no division: 24 registers). */
+static __device__ __forceinline__ void fwd_zero_vt_keys(uint32_t vt, int32_t keys, int tid)
+{
+    for (int32_t row = tid; row < FWD_D; row += FWD_TRANSPOSE_THREADS)
+        for (int32_t key = keys; key < FWD_N;) {
+            const int32_t panel = key / FWD_VT_PANEL_KEYS, k = key % FWD_VT_PANEL_KEYS;
+            const uint32_t chunk = vt + panel * FWD_VT_PANEL_BYTES + row * SM90_PANEL_ROW_BYTES +
+                                   ((k / FWD_CHUNK_BYTES) ^ (row % FWD_CHUNKS_PER_ROW)) * FWD_CHUNK_BYTES;
+            if (k % FWD_CHUNK_BYTES == 0) {
+                *fwd_chunk(chunk) = make_uint4(0u, 0u, 0u, 0u);
+                key += FWD_CHUNK_BYTES;
+            } else {
+                *((volatile uint8_t *)fwd_chunk(chunk) + k % FWD_CHUNK_BYTES) = 0;
+                ++key;
+            }
+        }
+}
+#endif
+
+/* The stage's keys past the sequence (`keys` of BLOCK_N are in it) become 0 in the P.V operand:
+   in the V rows before they are transposed (FWD_V_ROWS; the transpose then reads them, so the
+   three warps meet at a named barrier first), or in place. */
+static __device__ __forceinline__ void fwd_zero_past_keys(uint32_t v, int32_t keys, int tid)
+{
+#if FWD_ELEM_IS_E4M3 && !FWD_V_ROWS
+    fwd_zero_vt_keys(v, keys, tid);
+#else
+    fwd_zero_v_rows(v, keys, tid);
+#endif
 #if FWD_V_ROWS
-/* ---- Producer warps 1-3: V -> V^T (FWD_V_ROWS) ------------------------------------------- */
+    bar_sync(FWD_BAR_V_PASS, FWD_TRANSPOSE_THREADS);
+#endif
+}
+#endif /* FWD_VARLEN */
+
+#if FWD_V_ROWS
 /* One stage: warp w of the FWD_TRANSPOSE_WARPS takes units w, w + WARPS, ... (32 keys x 16
    columns each; sm90_vt8.h has the lane mapping). */
 static __device__ __forceinline__ void fwd_transpose_stage(uint32_t v, uint32_t vt, int warp, int lane)
@@ -620,22 +770,33 @@ static __device__ __forceinline__ void fwd_transpose_stage(uint32_t v, uint32_t 
     }
 }
 
+#endif /* FWD_V_ROWS */
+
 /* Run by warps 1-3 of the producer warpgroup: every V stage the producer loads, in its order,
-   until the producer's last arrival (done flag). Each thread arrives on VT_FULL once its stores
-   are visible to wgmma. The schedule is not recomputed here: it would not fit in 24 registers. */
-static __device__ void fwd_transposer(const fwd_smem *s, int warp)
+   until the producer's last arrival (done flag): keys past the sequence zeroed (FWD_VARLEN, the
+   block count the producer left in fwd_v_keys), then V transposed (FWD_V_ROWS). Each thread
+   arrives on V_READY once its stores are visible to wgmma. The schedule is not recomputed here:
+   it would not fit in 24 registers. */
+static __device__ void fwd_v_pass(const fwd_smem *s, int warp)
 {
     const int lane = threadIdx.x % 32;
+    (void)lane;
     for (uint32_t kv = 0;; ++kv) {
         const uint32_t stage = kv % FWD_STAGES, parity = (kv / FWD_STAGES) & 1;
         mbarrier_wait_parity(fwd_bar(s, FWD_V_FULL, stage), parity);
         if (*fwd_done_flag(s)) break;
+#if FWD_VARLEN
+        const int32_t keys = *fwd_v_keys(s, stage);
+        if (keys < FWD_N) fwd_zero_past_keys(fwd_v(s, stage), keys, 32 * warp + lane);
+#endif
+#if FWD_V_ROWS
         fwd_transpose_stage(fwd_v(s, stage), fwd_vt(s, stage), warp, lane);
-        fence_proxy_async_shared_cta(); /* stmatrix (generic proxy) -> wgmma reads (async proxy) */
-        mbarrier_arrive(fwd_bar(s, FWD_VT_FULL, stage));
+#endif
+        fence_proxy_async_shared_cta(); /* st / stmatrix (generic proxy) -> wgmma reads (async proxy) */
+        mbarrier_arrive(fwd_bar(s, FWD_V_READY, stage));
     }
 }
-#endif
+#endif /* FWD_V_PASS */
 
 /* ---- Consumer: GEMMs --------------------------------------------------------------------- */
 /* Bytes from a K-major operand tile's start to its k-step kk: rows of row_bytes (128, or 64 for
@@ -1266,8 +1427,8 @@ __global__ void __launch_bounds__(FWD_THREADS, 1) FWD_KERNEL(const __grid_consta
         setmaxnreg_dec_sync_aligned_u32(FWD_PRODUCER_REGS);
         const int warp = threadIdx.x / 32;
         if (threadIdx.x == 0) fwd_producer(&params, &sm);
-#if FWD_V_ROWS
-        if (warp >= FWD_TRANSPOSE_WARP0) fwd_transposer(&sm, warp - FWD_TRANSPOSE_WARP0);
+#if FWD_V_PASS
+        if (warp >= FWD_TRANSPOSE_WARP0) fwd_v_pass(&sm, warp - FWD_TRANSPOSE_WARP0);
 #else
         (void)warp;
 #endif

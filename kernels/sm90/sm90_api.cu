@@ -51,9 +51,13 @@ static sm90_variant sm90_variant_of(int wgs, int block_n, int stages, int q_slot
     return v;
 }
 
-static int sm90_packed(const flashc_problem *p) { return p->q_varlen || p->kv_layout == FLASHC_KV_VARLEN; }
+/* Per-sequence lengths (the _vl kernels): packed sequences, seqused_k, paged K/V. */
+static int sm90_per_sequence(const flashc_problem *p)
+{
+    return p->q_varlen || p->kv_layout != FLASHC_KV_BATCHED || p->seqused_k;
+}
 
-/* Packed sequences: the tile shapes of the batched kernels (d64: 2 WGs), O from registers. */
+/* Per-sequence lengths: the tile shapes of the batched kernels (d64: 2 WGs), O from registers. */
 static sm90_variant sm90_pick_varlen(const flashc_problem *p)
 {
     const int bf16 = p->in_dtype == FLASHC_DTYPE_BF16, vr = !p->v_transposed;
@@ -88,7 +92,7 @@ static sm90_variant sm90_pick_varlen(const flashc_problem *p)
 static sm90_variant sm90_pick(const flashc_problem *p)
 {
     const int bf16 = p->in_dtype == FLASHC_DTYPE_BF16;
-    if (sm90_packed(p)) return sm90_pick_varlen(p);
+    if (sm90_per_sequence(p)) return sm90_pick_varlen(p);
     if (p->in_dtype == FLASHC_DTYPE_FP8_E4M3) {
         /* V pre-transposed, or in K's layout (_vr: the kernel transposes it); score transforms:
            the _cap (softcap, + ALiBi) / _alibi kernels, without the tail split */
@@ -193,6 +197,19 @@ static flashc_status sm90_check_strides(const char *name, const int64_t stride[3
 
 #define NOT_SUPPORTED(...) flashc_error(FLASHC_STATUS_NOT_SUPPORTED, __VA_ARGS__)
 
+/* Paged K/V: rows per TMA box (sm90_fwd_params.page_box_rows), 0 where the page size does not fit
+   the key block. Each box lies inside one page and starts a swizzle atom (8 rows) in shared
+   memory: pages holding whole blocks take one box per block, smaller pages one box per page.
+   8-bit V^T boxes are 128 keys of one page's rows: pages of whole blocks only. */
+#define SM90_PAGE_MIN_ROWS 8
+static int sm90_page_box_rows(const flashc_problem *p, const sm90_variant *v)
+{
+    const int ps = p->page_size, n = v->block_n;
+    if (ps >= n) return ps % n == 0 ? n : 0;
+    if (p->v_transposed) return 0;
+    return n % ps == 0 && ps % SM90_PAGE_MIN_ROWS == 0 ? ps : 0;
+}
+
 flashc_status flashc_sm90_check(const flashc_problem *p, const flashc_device_info *dev)
 {
     if (!p || !dev) return flashc_error(FLASHC_STATUS_INTERNAL_ERROR, "sm90: check called without problem or device");
@@ -205,11 +222,9 @@ flashc_status flashc_sm90_check(const flashc_problem *p, const flashc_device_inf
     if (!sm90_is_16bit(p->out_dtype)) return NOT_SUPPORTED("sm90: output must be f16 or bf16");
     if (p->d != 64 && p->d != 128 && p->d != 256)
         return NOT_SUPPORTED("sm90: head dim %d has no Hopper kernel (64, 128, 256 do)", (int)p->d);
-    if (p->kv_layout == FLASHC_KV_PAGED) return NOT_SUPPORTED("sm90: paged k/v not implemented");
-    if (sm90_packed(p) && (p->softcap != 0.0f || p->alibi))
-        return NOT_SUPPORTED("sm90: softcap / ALiBi with packed sequences (cu_seqlens) not implemented");
+    if (sm90_per_sequence(p) && (p->softcap != 0.0f || p->alibi))
+        return NOT_SUPPORTED("sm90: softcap / ALiBi with packed sequences, seqused_k or paged k/v not implemented");
     if (p->v_transposed && !fp8) return NOT_SUPPORTED("sm90: v_transposed applies to 8-bit inputs only");
-    if (p->seqused_k) return NOT_SUPPORTED("sm90: seqused_k not implemented");
     if (p->bias) return NOT_SUPPORTED("sm90: bias not implemented");
     if (!fp8 && (p->q_descale || p->k_descale || p->v_descale))
         return NOT_SUPPORTED("sm90: descales apply to 8-bit inputs only; not implemented for f16/bf16");
@@ -218,11 +233,22 @@ flashc_status flashc_sm90_check(const flashc_problem *p, const flashc_device_inf
     if (p->s_q < 1 || p->s_k < 1 || p->b < 1 || p->h_q < 1 || p->h_kv < 1)
         return NOT_SUPPORTED("sm90: empty problems (s_q = %d, s_k = %d) go to the portable path", (int)p->s_q,
                              (int)p->s_k);
+    if ((p->q_varlen && p->total_q < 1) || (p->kv_layout == FLASHC_KV_VARLEN && p->total_k < 1))
+        return NOT_SUPPORTED("sm90: packed tensors without rows (total_q = %d, total_k = %d) go to the portable path "
+                             "(a TMA map has no empty extent)", (int)p->total_q, (int)p->total_k);
     if (p->h_q % p->h_kv != 0) return NOT_SUPPORTED("sm90: h_q %% h_kv != 0");
     if (fp8 && p->d == 256 && (p->window_left != -1 || (p->window_right != -1 && p->window_right != 0)))
         return NOT_SUPPORTED("sm90: sliding window (window_left/right other than causal) at fp8 head dim 256 is "
                              "not implemented (no registers left for the window's bounds)");
     const sm90_variant v = sm90_pick(p);
+    if (p->kv_layout == FLASHC_KV_PAGED && !sm90_page_box_rows(p, &v))
+        return NOT_SUPPORTED("sm90: paged k/v with page_size %d: pages are loaded as whole TMA boxes, so page_size "
+                             "must be a multiple of %d (the key block)%s; the portable path takes any page size",
+                             (int)p->page_size, v.block_n,
+                             p->v_transposed ? " with V^T" : ", or a multiple of 8 dividing it");
+    if (p->kv_layout == FLASHC_KV_PAGED &&
+        (int64_t)(p->b - 1) * p->page_table_stride + p->max_pages_per_seq > INT32_MAX)
+        return NOT_SUPPORTED("sm90: page tables of more than 2^31 entries (b x page_table_stride) not implemented");
     const int64_t m_blocks = ((int64_t)p->s_q + v.block_m - 1) / v.block_m;
     if (m_blocks * p->h_q * p->b > INT32_MAX) return NOT_SUPPORTED("sm90: more than 2^31 query tiles");
     if ((size_t)dev->max_smem_optin < sm90_smem_bytes(&v, p->d, p->in_dtype))
@@ -445,15 +471,20 @@ static flashc_status sm90_launch(const flashc_problem *p, const flashc_device_in
     /* Q and K rows: one 128-byte panel row, or a whole 64-byte row (8-bit d64) */
     const int64_t row_bytes = p->d * sm90_elem_bytes(p->in_dtype);
     const uint32_t qk_row_bytes = row_bytes < SM90_PANEL_ROW_BYTES ? (uint32_t)row_bytes : SM90_PANEL_ROW_BYTES;
-    /* a packed side is one batch of total rows (its tiles add their sequence's first row) */
+    /* a packed side is one batch of total rows (its tiles add their sequence's first row); paged
+       K/V is [num_pages, page_size, h_kv, d], a view with pages for batches, boxes of
+       page_box_rows rows (V^T [num_pages, h_kv, d, page_size]: 128-key boxes as ever) */
     const int q_packed = p->q_varlen, kv_packed = p->kv_layout == FLASHC_KV_VARLEN;
+    const int paged = p->kv_layout == FLASHC_KV_PAGED;
     const int64_t q_rows = q_packed ? p->total_q : p->s_q, q_batch = q_packed ? 1 : p->b;
-    const int64_t kv_rows = kv_packed ? p->total_k : p->s_k, kv_batch = kv_packed ? 1 : p->b;
+    const int64_t kv_rows = paged ? p->page_size : kv_packed ? p->total_k : p->s_k;
+    const int64_t kv_batch = paged ? p->num_pages : kv_packed ? 1 : p->b;
+    const uint32_t kv_box_rows = paged ? (uint32_t)sm90_page_box_rows(p, v) : (uint32_t)v->block_n;
     if ((st = sm90_tensor_map(&prm.tmap_q, p->q, p->in_dtype, dev->device, p->d, q_rows, p->h_q, q_batch, p->q_stride,
                               (uint32_t)v->block_m, qk_row_bytes)) != FLASHC_STATUS_SUCCESS)
         return st;
     if ((st = sm90_tensor_map(&prm.tmap_k, p->k, p->in_dtype, dev->device, p->d, kv_rows, p->h_kv, kv_batch,
-                              p->k_stride, (uint32_t)v->block_n, qk_row_bytes)) != FLASHC_STATUS_SUCCESS)
+                              p->k_stride, kv_box_rows, qk_row_bytes)) != FLASHC_STATUS_SUCCESS)
         return st;
     if (p->v_transposed) {
         /* V^T [b, h_kv, d, s_k]: v_stride is (batch, head, dim); as a view (batch, row = dim, head) */
@@ -462,7 +493,7 @@ static flashc_status sm90_launch(const flashc_problem *p, const flashc_device_in
                              (uint32_t)p->d, SM90_PANEL_ROW_BYTES);
     } else {
         st = sm90_tensor_map(&prm.tmap_v, p->v, p->in_dtype, dev->device, p->d, kv_rows, p->h_kv, kv_batch,
-                             p->v_stride, (uint32_t)v->block_n, qk_row_bytes);
+                             p->v_stride, kv_box_rows, qk_row_bytes);
     }
     if (st != FLASHC_STATUS_SUCCESS) return st;
     if (v->o_stage &&
@@ -490,6 +521,14 @@ static flashc_status sm90_launch(const flashc_problem *p, const flashc_device_in
     memcpy(prm.alibi_stride, p->alibi_stride, sizeof prm.alibi_stride);
     prm.cu_seqlens_q = q_packed ? p->cu_seqlens_q : NULL;
     prm.cu_seqlens_k = kv_packed ? p->cu_seqlens_k : NULL;
+    prm.seqused_k = p->seqused_k;
+    if (paged) {
+        prm.page_table = p->page_table;
+        prm.page_table_stride = p->page_table_stride;
+        prm.page_size = p->page_size;
+        prm.page_box_rows = (int32_t)kv_box_rows;
+        sm90_fast_div_init((uint32_t)p->page_size, &prm.page_div_mul, &prm.page_div_shift);
+    }
     prm.q_descale = p->q_descale;
     prm.k_descale = p->k_descale;
     prm.v_descale = p->v_descale;

@@ -150,6 +150,16 @@ typedef struct sm90_fwd_params {
        batched side. A packed side's tensor map has one batch of total rows; s_q / s_k above are
        the maxima, which size the tile grid (tiles past a sequence's end are skipped). */
     const int32_t *cu_seqlens_q, *cu_seqlens_k;
+    /* Per-sequence key counts and paged K/V (the _vl variants only). seqused_k: [b] keys used
+       (NULL: the sequence's length). page_table: [b, max_pages] rows page_table_stride apart, NULL
+       for contiguous K/V; then tmap_k / tmap_v are [num_pages, page_size, h_kv, d] (V^T: [num_pages,
+       h_kv, d, page_size]) and a key block is loaded as BLOCK_N / page_box_rows boxes, each inside
+       one page (page_box_rows = min(BLOCK_N, page_size), see sm90_page_box_rows). */
+    const int32_t *seqused_k;
+    const int32_t *page_table;
+    int64_t page_table_stride;
+    int32_t page_size, page_box_rows;
+    uint32_t page_div_mul, page_div_shift; /* n / page_size as for pairs_div_* */
 } sm90_fwd_params;
 
 /* Tail split: pieces in flight per block (see tail_round above). */
@@ -225,7 +235,8 @@ SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_e4m3_d256_alibi);
 SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_e4m3_d64_vr_alibi);
 SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_e4m3_d128_vr_alibi);
 SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_e4m3_d256_vr_alibi);
-/* Packed sequences (fwd_<dtype>_d<D>[_vr]_vl.cu): O from registers, no tail split, d64 2-WG. */
+/* Per-sequence kernels (fwd_<dtype>_d<D>[_vr]_vl.cu): packed sequences, seqused_k, paged K/V; O from
+   registers, no tail split, d64 2-WG. */
 SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_bf16_d64_vl);
 SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_bf16_d128_vl);
 SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_bf16_d256_vl);

@@ -68,6 +68,7 @@ static const char *g_filter = NULL;
 static int g_setup_fail = 0; /* failures outside a (case, backend) pair */
 static tu_rng g_rng;
 static int g_cc = 0; /* device compute capability, e.g. 90 */
+static int g_device_cc = 0; /* the device's own (g_cc may be the portable path's planned one) */
 static int g_sms = 0; /* device SM count */
 static int g_cases_run = 0; /* cases past the filter */
 static int g_unit = -1;     /* --unit K: only unit K (see UNITS), else all */
@@ -104,6 +105,8 @@ typedef struct tcase {
     int v_transposed;
     int vtpad;                 /* 8-bit V^T rows padded to 16-byte multiples (TMA strides, the Hopper fp8 path) */
     int extra;                 /* determinism and graph-capture checks */
+    int poison_unused;         /* NaN in every K/V key no sequence uses (poison_unused_keys) */
+    int sm90_runs;             /* the Hopper path must take the case on an sm_90 GPU (NOT_SUPPORTED fails) */
 } tcase;
 
 static int is_8bit(flashc_dtype dt) { return dt == FLASHC_DTYPE_FP8_E4M3 || dt == FLASHC_DTYPE_INT8; }
@@ -424,6 +427,48 @@ static ptrs host_ptrs(inputs *in)
     return p;
 }
 
+/* Keys no sequence uses get the dtype's poison (NaN; int8 has none) in K and V: rows past
+   seqused_k, the rest of a sequence's last page and pages of no sequence, packed rows after the
+   last sequence. A kernel that reads them must mask them out of S and keep them out of P.V, where
+   a zero probability times NaN is still NaN (a KV cache's unwritten slots hold any bytes). */
+static int poison_unused_keys(const tcase *tc, inputs *in)
+{
+    const int paged = tc->kv == KV_PAGED, varlen = tc->kv == KV_VARLEN;
+    const int64_t outer = paged ? in->num_pages : varlen ? 1 : tc->b;
+    const int64_t rows = paged ? tc->page_size : varlen ? in->total_k : in->sk;
+    char *used = calloc((size_t)(outer * rows), 1);
+    if (!used) return -1;
+    for (int i = 0; i < tc->b; ++i)
+        for (int j = 0; j < in->used[i]; ++j) {
+            if (paged)
+                used[(int64_t)in->page_table[i * in->max_pages + j / rows] * rows + j % rows] = 1;
+            else
+                used[(varlen ? in->cu_k[i] : (int64_t)i * rows) + j] = 1;
+        }
+    /* K, and V in K's layout: [outer, rows, h, d] | [rows, h, d]; V^T: [outer, h, d, rows] | [h, d, rows] */
+    tu_tensor *t[2] = {&in->k, &in->v};
+    for (int w = 0; w < 2; ++w) {
+        const flashc_tensor *v = &t[w]->view;
+        const int vt = w == 1 && tc->v_transposed, has_outer = !varlen;
+        const int row_dim = vt ? v->ndim - 1 : has_outer ? 1 : 0;
+        const size_t esize = tu_dtype_size(v->dtype);
+        int64_t idx[4] = {0, 0, 0, 0}, n = 1;
+        for (int k = 0; k < v->ndim; ++k) n *= v->shape[k];
+        for (int64_t e = 0; e < n; ++e) {
+            int64_t rem = e, off = 0;
+            for (int k = v->ndim - 1; k >= 0; --k) {
+                idx[k] = rem % v->shape[k];
+                rem /= v->shape[k];
+                off += idx[k] * v->stride[k];
+            }
+            const int64_t o = has_outer ? idx[0] : 0;
+            if (!used[o * rows + idx[row_dim]]) tu_poison((char *)t[w]->alloc + off * esize, v->dtype, 1);
+        }
+    }
+    free(used);
+    return 0;
+}
+
 static int upload_ptrs(const tcase *tc, inputs *in, ptrs *d)
 {
     memset(d, 0, sizeof *d);
@@ -572,6 +617,12 @@ static int run_backend(const tcase *tc, inputs *in, const ptrs *dp, int be, cons
         const int in_matrix = dtype_ok && (tc->d == 64 || tc->d == 128 || tc->d == 256);
         if (be == BE_AUTO && in_matrix) {
             printf("FAIL %s [%s]: NOT_SUPPORTED inside the support matrix: %s\n", tc->name, BE_NAME[be],
+                   flashc_last_error());
+            ok = 0;
+            goto done;
+        }
+        if (be == BE_SM90 && tc->sm90_runs && g_device_cc == 90) {
+            printf("FAIL %s [%s]: the Hopper path must take this case: %s\n", tc->name, BE_NAME[be],
                    flashc_last_error());
             ok = 0;
             goto done;
@@ -1076,6 +1127,7 @@ static void run_case(tcase tc)
         if (route_case(&tc, &in)) goto setup_fail;
         goto cleanup;
     }
+    if (tc.poison_unused && poison_unused_keys(&tc, &in)) goto setup_fail;
 #ifdef TEST_GPU_DRYRUN /* developer aid: exercise case building and the CPU oracle without a GPU */
     if (is8 && tu_verbose()) printf("dry %s: quantization baseline rel RMS %.4f\n", tc.name, base_rms);
     ++g_be_pass[0];
@@ -1427,29 +1479,29 @@ static void sm90_score_mod_cases(void)
     for (int k = 0; k < 3; ++k) {
         const int d = dims[k];
         c = base_case(FLASHC_DTYPE_BF16, d); c.sq = 700; c.sk = 1300; c.softcap = 3.0f; c.scale = 0.5f;
-        named(&c, "sm90 softcap 3 scale 0.5"); run_case(c);
+        c.sm90_runs = 1; named(&c, "sm90 softcap 3 scale 0.5"); run_case(c);
         c = base_case(FLASHC_DTYPE_F16, d); c.sq = c.sk = 1000; c.causal = 1; c.alibi = ALIBI_BH; c.hq = 4; c.hkv = 2;
-        named(&c, "sm90 alibi [b,h] causal gqa"); run_case(c);
+        c.sm90_runs = 1; named(&c, "sm90 alibi [b,h] causal gqa"); run_case(c);
         c = base_case(FLASHC_DTYPE_BF16, d); c.sq = 300; c.sk = 900; c.alibi = ALIBI_H; c.softcap = 10.0f; c.wl = 200;
         c.wr = 50;
-        named(&c, "sm90 softcap alibi window 200/50"); run_case(c);
+        c.sm90_runs = 1; named(&c, "sm90 softcap alibi window 200/50"); run_case(c);
         if (g_quick) continue;
         c = base_case(FLASHC_DTYPE_F16, d); c.sq = 500; c.sk = 2100; c.alibi = ALIBI_H; c.out_dt = FLASHC_DTYPE_BF16;
-        named(&c, "sm90 alibi [h] long keys"); run_case(c);
+        c.sm90_runs = 1; named(&c, "sm90 alibi [h] long keys"); run_case(c);
         c = base_case(FLASHC_DTYPE_BF16, d); c.b = 1; c.sq = c.sk = 1500; c.causal = 1; c.softcap = 30.0f;
         c.hq = 8; c.hkv = 1;
-        named(&c, "sm90 softcap 30 causal mqa"); run_case(c);
+        c.sm90_runs = 1; named(&c, "sm90 softcap 30 causal mqa"); run_case(c);
         c = base_case(FLASHC_DTYPE_F16, d); c.sq = 900; c.sk = 333; c.causal = 1; c.softcap = 5.0f; c.alibi = ALIBI_BH;
-        named(&c, "sm90 softcap alibi causal sq>sk"); run_case(c);
+        c.sm90_runs = 1; named(&c, "sm90 softcap alibi causal sq>sk"); run_case(c);
         /* fp8: the descales join the score scale before the transforms */
         c = base_case(FLASHC_DTYPE_FP8_E4M3, d); c.vtpad = 1; c.sq = 600; c.sk = 900; c.causal = 1; c.softcap = 5.0f;
         c.alibi = ALIBI_BH; c.hq = 4; c.hkv = 2;
-        named(&c, "sm90 fp8 vt softcap alibi causal gqa"); run_case(c);
+        c.sm90_runs = 1; named(&c, "sm90 fp8 vt softcap alibi causal gqa"); run_case(c);
         c = base_case(FLASHC_DTYPE_FP8_E4M3, d); c.v_transposed = 0; c.sq = 300; c.sk = 1100; c.softcap = 3.0f;
         c.scale = 0.5f;
-        named(&c, "sm90 fp8 v rows softcap 3 scale 0.5"); run_case(c);
+        c.sm90_runs = 1; named(&c, "sm90 fp8 v rows softcap 3 scale 0.5"); run_case(c);
         c = base_case(FLASHC_DTYPE_FP8_E4M3, d); c.v_transposed = 0; c.sq = 500; c.sk = 700; c.alibi = ALIBI_H;
-        named(&c, "sm90 fp8 v rows alibi [h]"); run_case(c);
+        c.sm90_runs = 1; named(&c, "sm90 fp8 v rows alibi [h]"); run_case(c);
     }
 }
 
@@ -1463,28 +1515,98 @@ static void sm90_varlen_cases(void)
     tcase c;
     for (int k = 0; k < 3; ++k) {
         const int d = dims[k];
-        c = base_case(FLASHC_DTYPE_BF16, d); c.b = 4; c.q_varlen = 1; c.kv = KV_VARLEN;
+        c = base_case(FLASHC_DTYPE_BF16, d); c.b = 4; c.q_varlen = 1; c.kv = KV_VARLEN; c.sm90_runs = 1;
+        c.poison_unused = 1; /* NaN in the K/V rows after the last sequence */
         { int lq[4] = {300, 0, 1000, 129}, lk[4] = {500, 77, 1000, 0}; memcpy(c.seqlens_q, lq, sizeof lq); memcpy(c.seqlens_k, lk, sizeof lk); }
         named(&c, "sm90 varlen"); run_case(c);
         c.causal = 1; c.hq = 4; c.hkv = 2; named(&c, "sm90 varlen causal gqa"); run_case(c);
         c = base_case(FLASHC_DTYPE_F16, d); c.b = 3; c.q_varlen = 1; c.kv = KV_VARLEN; c.wl = 100; c.wr = 30;
+        c.sm90_runs = 1;
         { int lq[3] = {700, 64, 1}, lk[3] = {300, 2000, 129}; memcpy(c.seqlens_q, lq, sizeof lq); memcpy(c.seqlens_k, lk, sizeof lk); }
         named(&c, "sm90 varlen window 100/30"); run_case(c);
         if (g_quick) continue;
-        c = base_case(FLASHC_DTYPE_FP8_E4M3, d); c.b = 3; c.q_varlen = 1; c.kv = KV_VARLEN; c.causal = 1;
+        /* V^T rows of total_k keys padded to 16-byte multiples: a TMA stride */
+        c = base_case(FLASHC_DTYPE_FP8_E4M3, d); c.b = 3; c.q_varlen = 1; c.kv = KV_VARLEN; c.causal = 1; c.vtpad = 1;
+        c.sm90_runs = 1; c.poison_unused = 1;
         { int lq[3] = {200, 513, 5}, lk[3] = {1000, 33, 260}; memcpy(c.seqlens_q, lq, sizeof lq); memcpy(c.seqlens_k, lk, sizeof lk); }
         named(&c, "sm90 varlen fp8 causal"); run_case(c);
         c.v_transposed = 0; c.causal = 0; c.hq = 4; c.hkv = 1;
         named(&c, "sm90 varlen fp8 v rows mqa"); run_case(c);
         c = base_case(FLASHC_DTYPE_BF16, d); c.b = 3; c.q_varlen = 1; c.sk = 700; c.out_dt = FLASHC_DTYPE_F16;
+        c.sm90_runs = 1;
         { int lq[3] = {1, 17, 300}; memcpy(c.seqlens_q, lq, sizeof lq); }
         named(&c, "sm90 varlen q, batched k"); run_case(c);
-        c = base_case(FLASHC_DTYPE_F16, d); c.b = 2; c.sq = 200; c.kv = KV_VARLEN; c.causal = 1;
+        c = base_case(FLASHC_DTYPE_F16, d); c.b = 2; c.sq = 200; c.kv = KV_VARLEN; c.causal = 1; c.sm90_runs = 1;
         { int lk[2] = {1500, 3}; memcpy(c.seqlens_k, lk, sizeof lk); }
         named(&c, "sm90 batched q, varlen k causal"); run_case(c);
         c = base_case(FLASHC_DTYPE_BF16, d); c.b = 2; c.q_varlen = 1; c.kv = KV_VARLEN; c.softcap = 5.0f;
         { int lq[2] = {100, 200}, lk[2] = {300, 50}; memcpy(c.seqlens_q, lq, sizeof lq); memcpy(c.seqlens_k, lk, sizeof lk); }
         named(&c, "sm90 varlen softcap (portable only)"); run_case(c);
+    }
+}
+
+/* Paged K/V and seqused_k on the Hopper path (the _vl kernels): pages of whole key blocks (one TMA
+   box per block: 256, d256's 160; fp8 V^T 256) and pages inside a block (one box per page: 8, 16,
+   32; d256: 16, 40, 80), sequences that end inside a page and inside a box, an empty sequence,
+   every key no sequence uses poisoned with NaN (masked out of S, zeroed by the V pass before P.V),
+   seqused_k on batched and packed K, causal, windows, GQA, packed queries, fp8 in both V layouts.
+   Page sizes the Hopper path refuses (not a multiple of 8 dividing the key block, nor a multiple of
+   it) still run through AUTO on the portable path. Window sides past every key (INT32_MAX)
+   are no bound (validation makes them -1) on every path. */
+static void sm90_paged_cases(void)
+{
+    const int dims[3] = {64, 128, 256};
+    tcase c;
+    for (int k = 0; k < 3; ++k) {
+        const int d = dims[k];
+        const int whole = d == 256 ? 160 : 256, sub = d == 256 ? 40 : 32, refused = d == 256 ? 64 : 24;
+        c = base_case(FLASHC_DTYPE_BF16, d); c.b = 3; c.kv = KV_PAGED; c.page_size = 16; c.sq = 300; c.hq = 4;
+        c.hkv = 2; c.sm90_runs = 1; c.poison_unused = 1;
+        { int lk[3] = {1000, 0, 333}; memcpy(c.seqlens_k, lk, sizeof lk); }
+        named(&c, "sm90 paged ps16 gqa"); run_case(c);
+        c = base_case(FLASHC_DTYPE_F16, d); c.b = 3; c.kv = KV_PAGED; c.page_size = whole; c.sq = 200; c.causal = 1;
+        c.sm90_runs = 1; c.poison_unused = 1;
+        { int lk[3] = {700, 129, 1}; memcpy(c.seqlens_k, lk, sizeof lk); }
+        named(&c, "sm90 paged whole-block pages causal"); run_case(c);
+        c = base_case(FLASHC_DTYPE_BF16, d); c.b = 2; c.sk = 700; c.seqused = 1; c.sq = 150; c.sm90_runs = 1;
+        c.poison_unused = 1;
+        named(&c, "sm90 seqused_k batched k"); run_case(c);
+        if (g_quick) continue;
+        c = base_case(FLASHC_DTYPE_BF16, d); c.b = 3; c.kv = KV_PAGED; c.page_size = sub; c.q_varlen = 1;
+        c.wl = 100; c.wr = 20; c.sm90_runs = 1; c.poison_unused = 1; c.out_dt = FLASHC_DTYPE_F16;
+        { int lq[3] = {150, 40, 70}, lk[3] = {300, 600, 5}; memcpy(c.seqlens_q, lq, sizeof lq); memcpy(c.seqlens_k, lk, sizeof lk); }
+        named(&c, "sm90 paged small pages, varlen q, window 100/20"); run_case(c);
+        c = base_case(FLASHC_DTYPE_F16, d); c.b = 2; c.kv = KV_PAGED; c.page_size = d == 256 ? 80 : 8; c.sq = 100;
+        c.hq = 8; c.hkv = 1; c.sm90_runs = 1; c.poison_unused = 1;
+        { int lk[2] = {517, 64}; memcpy(c.seqlens_k, lk, sizeof lk); }
+        named(&c, "sm90 paged ps8 (d256: 80) mqa"); run_case(c);
+        c = base_case(FLASHC_DTYPE_F16, d); c.b = 2; c.kv = KV_VARLEN; c.q_varlen = 1; c.seqused = 1;
+        c.sm90_runs = 1; c.poison_unused = 1;
+        { int lq[2] = {100, 300}, lk[2] = {500, 800}; memcpy(c.seqlens_q, lq, sizeof lq); memcpy(c.seqlens_k, lk, sizeof lk); }
+        named(&c, "sm90 seqused_k varlen k"); run_case(c);
+        /* fp8: V in K's layout on small pages, V^T on pages of whole blocks (its 128-key boxes) */
+        c = base_case(FLASHC_DTYPE_FP8_E4M3, d); c.v_transposed = 0; c.b = 3; c.kv = KV_PAGED; c.page_size = 16;
+        c.sq = 250; c.causal = 1; c.hq = 4; c.hkv = 2; c.sm90_runs = 1; c.poison_unused = 1;
+        { int lk[3] = {900, 77, 0}; memcpy(c.seqlens_k, lk, sizeof lk); }
+        named(&c, "sm90 paged fp8 v rows ps16 causal gqa"); run_case(c);
+        c = base_case(FLASHC_DTYPE_FP8_E4M3, d); c.b = 2; c.kv = KV_PAGED; c.page_size = 256; c.sq = 130;
+        c.sm90_runs = 1; c.poison_unused = 1;
+        { int lk[2] = {900, 3}; memcpy(c.seqlens_k, lk, sizeof lk); }
+        named(&c, "sm90 paged fp8 vt ps256"); run_case(c);
+        c = base_case(FLASHC_DTYPE_FP8_E4M3, d); c.v_transposed = 0; c.b = 2; c.sk = 600; c.seqused = 1; c.sq = 90;
+        c.sm90_runs = 1; c.poison_unused = 1;
+        named(&c, "sm90 seqused_k fp8 v rows"); run_case(c);
+        /* refused by the Hopper path: the portable one runs it (AUTO must succeed) */
+        c = base_case(FLASHC_DTYPE_BF16, d); c.b = 2; c.kv = KV_PAGED; c.page_size = refused; c.sq = 100;
+        c.poison_unused = 1;
+        { int lk[2] = {300, 50}; memcpy(c.seqlens_k, lk, sizeof lk); }
+        named(&c, "sm90 paged refused page size (portable)"); run_case(c);
+        /* window sides past every key */
+        c = base_case(FLASHC_DTYPE_BF16, d); c.sq = 300; c.sk = 500; c.wl = INT32_MAX; c.wr = INT32_MAX;
+        c.sm90_runs = 1;
+        named(&c, "sm90 windows INT32_MAX"); run_case(c);
+        c = base_case(FLASHC_DTYPE_F16, d); c.sq = 300; c.sk = 500; c.wl = 50; c.wr = INT32_MAX; c.sm90_runs = 1;
+        named(&c, "sm90 window 50 / INT32_MAX"); run_case(c);
     }
 }
 
@@ -2241,6 +2363,7 @@ static const test_unit UNITS[] = {
     {"sm90 windows", sm90_window_cases, NULL, 0},
     {"sm90 score mods", sm90_score_mod_cases, NULL, 0},
     {"sm90 varlen", sm90_varlen_cases, NULL, 0},
+    {"sm90 paged", sm90_paged_cases, NULL, 0},
 };
 #define NUM_UNITS ((int)(sizeof UNITS / sizeof UNITS[0]))
 
@@ -2303,7 +2426,7 @@ int main(int argc, char **argv)
         memset(&prop, 0, sizeof prop);
         if (cudaGetDeviceProperties(&prop, 0) == cudaSuccess)
             printf("device: %s (sm_%d%d, %d SMs)\n", prop.name, prop.major, prop.minor, prop.multiProcessorCount);
-        g_cc = prop.major * 10 + prop.minor;
+        g_cc = g_device_cc = prop.major * 10 + prop.minor;
         g_sms = prop.multiProcessorCount;
         /* the sm80 backend planning as an older GPU (dev/test hook FLASHC_SM80_AS_CC) */
         const flashc_device_info dev = {0, prop.major, prop.minor, prop.multiProcessorCount,

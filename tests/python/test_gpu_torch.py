@@ -281,6 +281,37 @@ def test_kvcache_paged(page_size):
         assert_close(out[bi], want[0], TOL[dtype])
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("page_size", [16, 256])
+def test_kvcache_paged_prefill(backend, page_size):
+    # chunked prefill over a paged cache; the slots and pages no sequence uses hold NaN, as an
+    # engine's unwritten cache may: they must not reach the output (both GPU paths take it)
+    dtype, b, s_q, h_q, h_kv, d = torch.bfloat16, 3, 200, 8, 2, 128
+    seqlens = torch.tensor([700, 1, 257], dtype=torch.int32, device=DEV)
+    max_pages = (700 + page_size - 1) // page_size + 1
+    num_pages = b * max_pages + 3
+    kc = torch.full((num_pages, page_size, h_kv, d), float("nan"), dtype=dtype, device=DEV)
+    vc = torch.full_like(kc, float("nan"))
+    page_table = torch.randperm(num_pages, device=DEV)[: b * max_pages].reshape(b, max_pages).to(torch.int32)
+    ks, vs = [], []
+    for bi in range(b):
+        n = int(seqlens[bi])
+        k_seq, v_seq = rand((n, h_kv, d), dtype), rand((n, h_kv, d), dtype)
+        for j in range(0, n, page_size):
+            page = int(page_table[bi, j // page_size])
+            kc[page, : min(page_size, n - j)] = k_seq[j:j + page_size]
+            vc[page, : min(page_size, n - j)] = v_seq[j:j + page_size]
+        ks.append(k_seq)
+        vs.append(v_seq)
+    q = rand((b, s_q, h_q, d), dtype)
+    out = nan_like(q.shape, dtype)
+    call(flashc.flash_attn_with_kvcache, q, kc, vc, cache_seqlens=seqlens, page_table=page_table,
+         causal=True, out=out, backend=backend, must_run=True)
+    for bi in range(b):
+        want, _ = reference(q[bi:bi + 1], ks[bi][None], vs[bi][None], causal=True)
+        assert_close(out[bi], want[0], TOL[dtype])
+
+
 @pytest.mark.parametrize("page_size", [16, 64, 256])
 def test_kvcache_paged_fp8(page_size):
     # an fp8 paged cache as inference engines keep it: V in K's layout, per-(b, h_kv) descales
