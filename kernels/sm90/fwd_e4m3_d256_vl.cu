@@ -1,5 +1,5 @@
-/* Hopper forward variant fwd_e4m3_d256 for packed sequences (cu_seqlens_q / _k, FWD_VARLEN in
-   fwd_kernel.cuh): O from registers, no tail split. */
+/* Hopper forward variant fwd_e4m3_d256 with per-sequence lengths (FWD_VARLEN in fwd_kernel.cuh:
+   cu_seqlens, seqused_k, paged K/V): O from registers, no tail split. */
 #define FWD_NAME flashc_sm90_fwd_e4m3_d256_vl
 #define FWD_VARLEN 1
 #define FWD_O_STAGE 0

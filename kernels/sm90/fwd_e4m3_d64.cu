@@ -10,7 +10,9 @@
 #define FWD_ELEM_IS_BF16 0
 #define FWD_ELEM_IS_E4M3 1
 #define FWD_HEAD_DIM 64
+#ifndef FWD_CONSUMER_WGS /* the per-sequence score-transform variants (_vl_mod) take 2 */
 #define FWD_CONSUMER_WGS SM90_E4M3_D64_WGS
+#endif
 #define FWD_BLOCK_N SM90_E4M3_D64_BLOCK_N
 #define FWD_KV_STAGES SM90_E4M3_D64_STAGES
 #define FWD_Q_SLOTS SM90_E4M3_D64_Q_SLOTS

@@ -18,7 +18,9 @@
  *   FWD_LAZY_RESCALE 0 | 1      (1: rescale O only when a row max grows by more than a slack)
  *   FWD_WINDOWS      1 | 0      (0: window_left / window_right compiled out, causal only: the 8-bit
  *                                d256 consumers have no register to spare for the window's bounds)
- *   FWD_SOFTCAP      0 | 1      (1: scores become softcap * tanh(s / softcap), sm90_fwd_params.softcap)
+ *   FWD_SOFTCAP      0 | 1      (1: scores become softcap * tanh(s / softcap), sm90_fwd_params.softcap;
+ *                                with FWD_VARLEN only where softcap > 0, so one kernel serves
+ *                                softcap, ALiBi and both)
  *   FWD_ALIBI        0 | 1      (1: scores get -slope * |i + s_k - s_q - j|, slope per (batch, head)
  *                                from sm90_fwd_params.alibi, 0 without; with either score transform
  *                                the scores are scaled before the softmax, which then runs in
@@ -27,7 +29,7 @@
  *                                seqused_k and paged K/V (page_table): each tile reads its
  *                                sequence's offsets and lengths; keys past a sequence in its
  *                                last key block are zeroed in V by the V pass (below); built
- *                                without the tail split, the O stage and the score transforms)
+ *                                without the tail split and the O stage)
  *   FWD_TAIL_SPLIT   0 | 1      (1: the tail split of sm90_fwd_params.tail_*; 0: compiled out,
  *                                so the kernel is the plain one: the split's per-tile bookkeeping
  *                                and code cost 0.5-4 % at 2k when compiled in, see docs/sm90.md v12)
@@ -180,12 +182,14 @@
 #define FWD_ALIBI 0
 #endif
 #define FWD_SCORE_MOD (FWD_SOFTCAP || FWD_ALIBI)
+/* Softcap applies: always in the _cap kernels, per call in the per-sequence ones (_vl_mod). */
+#define FWD_SOFTCAP_ON(p) (FWD_SOFTCAP && (!FWD_VARLEN || (p)->softcap > 0.0f))
 #ifndef FWD_VARLEN
 #define FWD_VARLEN 0
 #endif
-#if FWD_VARLEN && (FWD_TAIL_SPLIT || FWD_O_STAGE || FWD_SCORE_MOD)
+#if FWD_VARLEN && (FWD_TAIL_SPLIT || FWD_O_STAGE)
 /* no O stage: a TMA store box would write the next sequence's rows of a partial tile */
-#error "varlen variants are built without the tail split, the O stage and the score transforms"
+#error "varlen variants are built without the tail split and the O stage"
 #endif
 /* The V pass (producer warps 1-3, fwd_v_pass): every V stage goes through it before the consumers'
    P.V when V must be transposed (FWD_V_ROWS) or may hold keys past the sequence (FWD_VARLEN: the
@@ -925,7 +929,7 @@ static __device__ __forceinline__ fwd_scales fwd_tile_scales(const sm90_fwd_para
     if (p->v_descale) r.v = fwd_descale_at(p->v_descale, p->descale_stride[2], c, kv_head);
 #endif
 #if FWD_SCORE_MOD
-    if (FWD_SOFTCAP) r.pre /= p->softcap;
+    if (FWD_SOFTCAP_ON(p)) r.pre /= p->softcap;
     r.slope = p->alibi ? p->alibi[(int64_t)c->batch * p->alibi_stride[0] + (int64_t)c->head * p->alibi_stride[1]] : 0.0f;
     r.log2 = FLASHC_LOG2E;
 #endif
@@ -969,7 +973,7 @@ static __device__ __forceinline__ void fwd_score_mod(float *s, const sm90_fwd_pa
 #pragma unroll
             for (int k = 0; k < 2; ++k) {
                 float x = s[4 * j + 2 * r + k] * sc->pre;
-                if (FWD_SOFTCAP) x = p->softcap * tanhf(x);
+                if (FWD_SOFTCAP_ON(p)) x = p->softcap * tanhf(x);
                 if (FWD_ALIBI) x = fmaf(-sc->slope, fabsf(dist0 - (float)(8 * j + k)), x);
                 s[4 * j + 2 * r + k] = x;
             }

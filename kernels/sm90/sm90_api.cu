@@ -57,19 +57,26 @@ static int sm90_per_sequence(const flashc_problem *p)
     return p->q_varlen || p->kv_layout != FLASHC_KV_BATCHED || p->seqused_k;
 }
 
-/* Per-sequence lengths: the tile shapes of the batched kernels (d64: 2 WGs), O from registers. */
+/* Per-sequence lengths: the tile shapes of the batched kernels (d64: 2 WGs), O from registers;
+   with softcap or ALiBi the _vl_mod twins (none for fp8 d256: check() refuses it). */
 static sm90_variant sm90_pick_varlen(const flashc_problem *p)
 {
     const int bf16 = p->in_dtype == FLASHC_DTYPE_BF16, vr = !p->v_transposed;
+    const int mod = p->softcap != 0.0f || p->alibi;
     sm90_variant v;
     if (p->in_dtype == FLASHC_DTYPE_FP8_E4M3) {
         if (p->d == 64)
-            v = sm90_variant_of(SM90_E4M3_D64_WGS, SM90_E4M3_D64_BLOCK_N, SM90_E4M3_D64_STAGES, SM90_E4M3_D64_Q_SLOTS,
-                                0, vr ? flashc_sm90_fwd_e4m3_d64_vr_vl : flashc_sm90_fwd_e4m3_d64_vl, NULL);
+            v = sm90_variant_of(mod ? SM90_E4M3_D64_MOD_WGS : SM90_E4M3_D64_WGS, SM90_E4M3_D64_BLOCK_N,
+                                SM90_E4M3_D64_STAGES, SM90_E4M3_D64_Q_SLOTS, 0,
+                                mod ? (vr ? flashc_sm90_fwd_e4m3_d64_vr_vl_mod : flashc_sm90_fwd_e4m3_d64_vl_mod)
+                                    : (vr ? flashc_sm90_fwd_e4m3_d64_vr_vl : flashc_sm90_fwd_e4m3_d64_vl),
+                                NULL);
         else if (p->d == 128)
             v = sm90_variant_of(SM90_E4M3_D128_WGS, SM90_E4M3_D128_BLOCK_N, SM90_E4M3_D128_STAGES,
                                 SM90_E4M3_D128_Q_SLOTS, 0,
-                                vr ? flashc_sm90_fwd_e4m3_d128_vr_vl : flashc_sm90_fwd_e4m3_d128_vl, NULL);
+                                mod ? (vr ? flashc_sm90_fwd_e4m3_d128_vr_vl_mod : flashc_sm90_fwd_e4m3_d128_vl_mod)
+                                    : (vr ? flashc_sm90_fwd_e4m3_d128_vr_vl : flashc_sm90_fwd_e4m3_d128_vl),
+                                NULL);
         else
             v = sm90_variant_of(SM90_E4M3_D256_WGS, SM90_E4M3_D256_BLOCK_N, SM90_E4M3_D256_STAGES,
                                 SM90_E4M3_D256_Q_SLOTS, 0,
@@ -79,13 +86,19 @@ static sm90_variant sm90_pick_varlen(const flashc_problem *p)
     }
     if (p->d == 64)
         return sm90_variant_of(SM90_D64_SHORT_WGS, SM90_D64_SHORT_BLOCK_N, SM90_D64_SHORT_STAGES,
-                               SM90_D64_SHORT_Q_SLOTS, 0, bf16 ? flashc_sm90_fwd_bf16_d64_vl : flashc_sm90_fwd_f16_d64_vl,
+                               SM90_D64_SHORT_Q_SLOTS, 0,
+                               mod ? (bf16 ? flashc_sm90_fwd_bf16_d64_vl_mod : flashc_sm90_fwd_f16_d64_vl_mod)
+                                   : (bf16 ? flashc_sm90_fwd_bf16_d64_vl : flashc_sm90_fwd_f16_d64_vl),
                                NULL);
     if (p->d == 128)
         return sm90_variant_of(SM90_D128_WGS, SM90_D128_BLOCK_N, SM90_D128_STAGES, SM90_D128_Q_SLOTS, 0,
-                               bf16 ? flashc_sm90_fwd_bf16_d128_vl : flashc_sm90_fwd_f16_d128_vl, NULL);
+                               mod ? (bf16 ? flashc_sm90_fwd_bf16_d128_vl_mod : flashc_sm90_fwd_f16_d128_vl_mod)
+                                   : (bf16 ? flashc_sm90_fwd_bf16_d128_vl : flashc_sm90_fwd_f16_d128_vl),
+                               NULL);
     return sm90_variant_of(SM90_D256_WGS, SM90_D256_BLOCK_N, SM90_D256_STAGES, SM90_D256_Q_SLOTS, 0,
-                           bf16 ? flashc_sm90_fwd_bf16_d256_vl : flashc_sm90_fwd_f16_d256_vl, NULL);
+                           mod ? (bf16 ? flashc_sm90_fwd_bf16_d256_vl_mod : flashc_sm90_fwd_f16_d256_vl_mod)
+                               : (bf16 ? flashc_sm90_fwd_bf16_d256_vl : flashc_sm90_fwd_f16_d256_vl),
+                           NULL);
 }
 
 /* The kernel for *p (check() has accepted the dtype and head dim). */
@@ -222,8 +235,9 @@ flashc_status flashc_sm90_check(const flashc_problem *p, const flashc_device_inf
     if (!sm90_is_16bit(p->out_dtype)) return NOT_SUPPORTED("sm90: output must be f16 or bf16");
     if (p->d != 64 && p->d != 128 && p->d != 256)
         return NOT_SUPPORTED("sm90: head dim %d has no Hopper kernel (64, 128, 256 do)", (int)p->d);
-    if (sm90_per_sequence(p) && (p->softcap != 0.0f || p->alibi))
-        return NOT_SUPPORTED("sm90: softcap / ALiBi with packed sequences, seqused_k or paged k/v not implemented");
+    if (sm90_per_sequence(p) && (p->softcap != 0.0f || p->alibi) && fp8 && p->d == 256)
+        return NOT_SUPPORTED("sm90: softcap / ALiBi at fp8 head dim 256 with packed sequences, seqused_k or paged "
+                             "k/v not implemented (no registers left for both)");
     if (p->v_transposed && !fp8) return NOT_SUPPORTED("sm90: v_transposed applies to 8-bit inputs only");
     if (p->bias) return NOT_SUPPORTED("sm90: bias not implemented");
     if (!fp8 && (p->q_descale || p->k_descale || p->v_descale))

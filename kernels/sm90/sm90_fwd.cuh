@@ -54,6 +54,7 @@
 #define SM90_E4M3_D64_Q_SLOTS 2
 #define SM90_E4M3_D64_O_STAGE 1       /* 83,200 B */
 #define SM90_E4M3_D64_LAZY_RESCALE 1
+#define SM90_E4M3_D64_MOD_WGS 2      /* per-sequence + score transforms (_vl_mod): 3 WGs spill there */
 #define SM90_E4M3_D128_WGS 2
 #define SM90_E4M3_D128_BLOCK_N 128
 #define SM90_E4M3_D128_STAGES 2
@@ -249,6 +250,18 @@ SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_e4m3_d256_vl);
 SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_e4m3_d64_vr_vl);
 SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_e4m3_d128_vr_vl);
 SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_e4m3_d256_vr_vl);
+/* The same with score transforms (fwd_<dtype>_d<D>[_vr]_vl_mod.cu: softcap where softcap > 0, ALiBi
+   where slopes are given); no fp8 d256. */
+SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_bf16_d64_vl_mod);
+SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_bf16_d128_vl_mod);
+SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_bf16_d256_vl_mod);
+SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_f16_d64_vl_mod);
+SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_f16_d128_vl_mod);
+SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_f16_d256_vl_mod);
+SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_e4m3_d64_vl_mod);
+SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_e4m3_d128_vl_mod);
+SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_e4m3_d64_vr_vl_mod);
+SM90_DECLARE_LAUNCHER(flashc_sm90_fwd_e4m3_d128_vr_vl_mod);
 /* Merges the tail pieces of *params (tail_round != INT32_MAX) into O and LSE; block_m: the
    forward variant's BLOCK_M, d: head dim (sm90_combine.cu). */
 cudaError_t flashc_sm90_tail_combine(const sm90_fwd_params *params, int block_m, int d, cudaStream_t stream);

@@ -1539,9 +1539,16 @@ static void sm90_varlen_cases(void)
         c = base_case(FLASHC_DTYPE_F16, d); c.b = 2; c.sq = 200; c.kv = KV_VARLEN; c.causal = 1; c.sm90_runs = 1;
         { int lk[2] = {1500, 3}; memcpy(c.seqlens_k, lk, sizeof lk); }
         named(&c, "sm90 batched q, varlen k causal"); run_case(c);
+        /* score transforms with per-sequence lengths (the _vl_mod kernels; none for fp8 d256) */
         c = base_case(FLASHC_DTYPE_BF16, d); c.b = 2; c.q_varlen = 1; c.kv = KV_VARLEN; c.softcap = 5.0f;
+        c.sm90_runs = 1;
         { int lq[2] = {100, 200}, lk[2] = {300, 50}; memcpy(c.seqlens_q, lq, sizeof lq); memcpy(c.seqlens_k, lk, sizeof lk); }
-        named(&c, "sm90 varlen softcap (portable only)"); run_case(c);
+        named(&c, "sm90 varlen softcap"); run_case(c);
+        c.softcap = 0.0f; c.alibi = ALIBI_BH; c.causal = 1; named(&c, "sm90 varlen alibi causal"); run_case(c);
+        c = base_case(FLASHC_DTYPE_FP8_E4M3, d); c.v_transposed = 0; c.b = 2; c.q_varlen = 1; c.kv = KV_VARLEN;
+        c.softcap = 4.0f; c.alibi = ALIBI_H; c.sm90_runs = d != 256; c.poison_unused = 1;
+        { int lq[2] = {300, 70}, lk[2] = {200, 650}; memcpy(c.seqlens_q, lq, sizeof lq); memcpy(c.seqlens_k, lk, sizeof lk); }
+        named(&c, "sm90 varlen fp8 v rows softcap alibi"); run_case(c);
     }
 }
 
@@ -1596,6 +1603,15 @@ static void sm90_paged_cases(void)
         c = base_case(FLASHC_DTYPE_FP8_E4M3, d); c.v_transposed = 0; c.b = 2; c.sk = 600; c.seqused = 1; c.sq = 90;
         c.sm90_runs = 1; c.poison_unused = 1;
         named(&c, "sm90 seqused_k fp8 v rows"); run_case(c);
+        /* score transforms over pages (the _vl_mod kernels; fp8 d256 refused: portable) */
+        c = base_case(FLASHC_DTYPE_BF16, d); c.b = 2; c.kv = KV_PAGED; c.page_size = 16; c.sq = 200; c.causal = 1;
+        c.softcap = 30.0f; c.alibi = ALIBI_BH; c.hq = 4; c.hkv = 1; c.sm90_runs = 1; c.poison_unused = 1;
+        { int lk[2] = {800, 201}; memcpy(c.seqlens_k, lk, sizeof lk); }
+        named(&c, "sm90 paged softcap alibi causal mqa"); run_case(c);
+        c = base_case(FLASHC_DTYPE_FP8_E4M3, d); c.b = 2; c.kv = KV_PAGED; c.page_size = 256; c.sq = 150;
+        c.alibi = ALIBI_H; c.sm90_runs = d != 256; c.poison_unused = 1;
+        { int lk[2] = {600, 257}; memcpy(c.seqlens_k, lk, sizeof lk); }
+        named(&c, "sm90 paged fp8 vt alibi"); run_case(c);
         /* refused by the Hopper path: the portable one runs it (AUTO must succeed) */
         c = base_case(FLASHC_DTYPE_BF16, d); c.b = 2; c.kv = KV_PAGED; c.page_size = refused; c.sq = 100;
         c.poison_unused = 1;
