@@ -106,6 +106,8 @@ typedef struct tcase {
     int vtpad;                 /* 8-bit V^T rows padded to 16-byte multiples (TMA strides, the Hopper fp8 path) */
     int extra;                 /* determinism and graph-capture checks */
     int poison_unused;         /* NaN in every K/V key no sequence uses (poison_unused_keys) */
+    int pt_spare;              /* paged: page_table rows 3 entries longer than max_pages_per_seq, and
+                                  every entry no key uses is -1 (must not be read) */
     int sm90_runs;             /* the Hopper path must take the case on an sm_90 GPU (NOT_SUPPORTED fails) */
 } tcase;
 
@@ -178,6 +180,7 @@ typedef struct inputs {
     int32_t cu_q[MAX_B + 1], cu_k[MAX_B + 1], used[MAX_B];
     int32_t *page_table;
     int max_pages, num_pages;
+    int pt_stride; /* page_table row stride: max_pages (+ 3 with pt_spare) */
     int total_q, total_k, sq, sk; /* sq/sk: extents (batched) or max lengths (varlen/paged) */
 } inputs;
 
@@ -241,16 +244,18 @@ static int build_inputs(const tcase *tc, inputs *in, flashc_dtype dt)
         }
         in->num_pages = total_pages + 3;
         int32_t *ids = malloc(sizeof(int32_t) * in->num_pages);
-        in->page_table = calloc((size_t)b * in->max_pages, sizeof(int32_t));
+        in->pt_stride = in->max_pages + (tc->pt_spare ? 3 : 0);
+        in->page_table = malloc(sizeof(int32_t) * (size_t)b * in->pt_stride);
         if (!ids || !in->page_table) {
             free(ids);
             return -1;
         }
+        for (int64_t i = 0; i < (int64_t)b * in->pt_stride; ++i) in->page_table[i] = tc->pt_spare ? -1 : 0;
         for (int i = 0; i < in->num_pages; ++i) ids[i] = i;
         tu_rng_shuffle_i32(&g_rng, ids, in->num_pages);
         int next = 0;
         for (int i = 0; i < b; ++i)
-            for (int p = 0; p < (in->used[i] + ps - 1) / ps; ++p) in->page_table[i * in->max_pages + p] = ids[next++];
+            for (int p = 0; p < (in->used[i] + ps - 1) / ps; ++p) in->page_table[i * in->pt_stride + p] = ids[next++];
         free(ids);
         ok |= alloc4(&in->k, dt, 4, in->num_pages, ps, tc->hkv, d, tc->pad);
         if (tc->v_transposed)
@@ -392,7 +397,7 @@ static void set_params(flashc_attention_params *p, const tcase *tc, const inputs
     if (tc->kv == KV_BATCHED && tc->seqused) p->seqused_k = pt->used;
     if (tc->kv == KV_PAGED) {
         p->page_table = pt->page_table;
-        p->page_table_stride = in->max_pages;
+        p->page_table_stride = in->pt_stride;
         p->max_pages_per_seq = in->max_pages;
         p->seqused_k = pt->used;
         p->max_seqlen_k = in->sk;
@@ -441,7 +446,7 @@ static int poison_unused_keys(const tcase *tc, inputs *in)
     for (int i = 0; i < tc->b; ++i)
         for (int j = 0; j < in->used[i]; ++j) {
             if (paged)
-                used[(int64_t)in->page_table[i * in->max_pages + j / rows] * rows + j % rows] = 1;
+                used[(int64_t)in->page_table[i * in->pt_stride + j / rows] * rows + j % rows] = 1;
             else
                 used[(varlen ? in->cu_k[i] : (int64_t)i * rows) + j] = 1;
         }
@@ -488,7 +493,7 @@ static int upload_ptrs(const tcase *tc, inputs *in, ptrs *d)
     if (!(d->cu_k = dev_upload(in->cu_k, sizeof in->cu_k))) return -1;
     if (!(d->used = dev_upload(in->used, sizeof in->used))) return -1;
     if (in->page_table &&
-        !(d->page_table = dev_upload(in->page_table, sizeof(int32_t) * (size_t)tc->b * in->max_pages)))
+        !(d->page_table = dev_upload(in->page_table, sizeof(int32_t) * (size_t)tc->b * in->pt_stride)))
         return -1;
     return 0;
 }
@@ -1603,6 +1608,17 @@ static void sm90_paged_cases(void)
         c = base_case(FLASHC_DTYPE_FP8_E4M3, d); c.v_transposed = 0; c.b = 2; c.sk = 600; c.seqused = 1; c.sq = 90;
         c.sm90_runs = 1; c.poison_unused = 1;
         named(&c, "sm90 seqused_k fp8 v rows"); run_case(c);
+        c.v_transposed = 1; c.vtpad = 1; named(&c, "sm90 seqused_k fp8 vt"); run_case(c);
+        /* two boxes per block (d256: 40, two per 80), a page per block; page-table rows longer
+           than max_pages_per_seq with -1 in every entry no key uses */
+        c = base_case(FLASHC_DTYPE_BF16, d); c.b = 2; c.kv = KV_PAGED; c.page_size = d == 256 ? 40 : 64; c.sq = 120;
+        c.causal = 1; c.pt_spare = 1; c.sm90_runs = 1; c.poison_unused = 1;
+        { int lk[2] = {333, 1000}; memcpy(c.seqlens_k, lk, sizeof lk); }
+        named(&c, "sm90 paged ps64 (d256: 40), spare page-table entries -1"); run_case(c);
+        c = base_case(FLASHC_DTYPE_F16, d); c.b = 2; c.kv = KV_PAGED; c.page_size = d == 256 ? 80 : 128; c.sq = 64;
+        c.pt_spare = 1; c.sm90_runs = 1; c.poison_unused = 1;
+        { int lk[2] = {256, 129}; memcpy(c.seqlens_k, lk, sizeof lk); }
+        named(&c, "sm90 paged page = key block"); run_case(c);
         /* score transforms over pages (the _vl_mod kernels; fp8 d256 refused: portable) */
         c = base_case(FLASHC_DTYPE_BF16, d); c.b = 2; c.kv = KV_PAGED; c.page_size = 16; c.sq = 200; c.causal = 1;
         c.softcap = 30.0f; c.alibi = ALIBI_BH; c.hq = 4; c.hkv = 1; c.sm90_runs = 1; c.poison_unused = 1;
