@@ -239,6 +239,13 @@ flashc_status flashc_sm90_check(const flashc_problem *p, const flashc_device_inf
         return NOT_SUPPORTED("sm90: softcap / ALiBi at fp8 head dim 256 with packed sequences, seqused_k or paged "
                              "k/v not implemented (no registers left for both)");
     if (p->v_transposed && !fp8) return NOT_SUPPORTED("sm90: v_transposed applies to 8-bit inputs only");
+    /* V^T's key axis is its innermost TMA coordinate: a packed sequence starting at a key that is not
+       a multiple of 16 bytes makes the bulk tensor copy fault (illegal instruction, seen on an H100);
+       the starts live in device memory, so every packed V^T call is refused. */
+    if (p->v_transposed && p->kv_layout == FLASHC_KV_VARLEN)
+        return NOT_SUPPORTED("sm90: fp8 V^T with packed keys (cu_seqlens_k) not implemented: a sequence start "
+                             "off 16 bytes faults the TMA copy; pass V in K's layout (v_transposed = 0), or the "
+                             "portable path takes it");
     if (p->bias) return NOT_SUPPORTED("sm90: bias not implemented");
     if (!fp8 && (p->q_descale || p->k_descale || p->v_descale))
         return NOT_SUPPORTED("sm90: descales apply to 8-bit inputs only; not implemented for f16/bf16");
