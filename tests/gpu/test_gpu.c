@@ -949,6 +949,32 @@ static void report_unreached_routes(void)
     if (unreached) printf("\n");
 }
 
+/* The Hopper path's verdict on an H200 for the cases that name one (sm90_runs: must take it;
+   sm90_refused: must refuse it), the check the GPU run makes on an sm_90 GPU. A build without the
+   Hopper path (FLASHC_BUILD_SM90=OFF) checks nothing. */
+static int g_sm90_route_checked, g_sm90_route_fail;
+static void route_sm90(const tcase *tc, const flashc_attention_params *p)
+{
+    if (!tc->sm90_runs && !tc->sm90_refused) return;
+    flashc_problem pr;
+    memset(&pr, 0, sizeof pr);
+    flashc_status st = flashc_validate(p, &pr);
+    if (st == FLASHC_STATUS_SUCCESS) st = flashc_validate_gpu(&pr);
+    if (st == FLASHC_STATUS_SUCCESS) st = flashc_sm90_check(&pr, &ROUTE_DEVICE[ROUTE_FULL]);
+    if (st == FLASHC_STATUS_NOT_SUPPORTED && strstr(flashc_last_error(), "FLASHC_BUILD_SM90=OFF")) return;
+    ++g_sm90_route_checked;
+    if (tc->sm90_runs && st != FLASHC_STATUS_SUCCESS) {
+        printf("FAIL %s [sm90 route]: the Hopper path must take this case: %s: %s\n", tc->name,
+               flashc_status_string(st), flashc_last_error());
+        ++g_sm90_route_fail;
+    }
+    if (tc->sm90_refused && st != FLASHC_STATUS_NOT_SUPPORTED) {
+        printf("FAIL %s [sm90 route]: the Hopper path must refuse this case, got %s\n", tc->name,
+               flashc_status_string(st));
+        ++g_sm90_route_fail;
+    }
+}
+
 /* Plan one case on both devices (sm80 backend), as the GPU suite's two passes would run it. */
 static int route_case(const tcase *tc, inputs *in)
 {
@@ -963,6 +989,7 @@ static int route_case(const tcase *tc, inputs *in)
         p.lse = l.view;
         p.lse.data = l.alloc;
     }
+    route_sm90(tc, &p);
     p.backend = FLASHC_BACKEND_SM80;
     int planned = 0; /* outside the support matrix (or this device's), no plan: counted as skipped */
     for (int m = 0; m < ROUTE_MODES; ++m) {
@@ -2505,6 +2532,11 @@ int main(int argc, char **argv)
                    "inputs), %s: mean %.4f, max %.4f (%s), %d runs\n",
                    k8_name[k], g_k8_sum[k] / g_k8_n[k], g_k8_max[k], g_k8_worst[k], g_k8_n[k]);
     report_unreached_routes();
+    if (ROUTES_ONLY) {
+        printf("sm90 route checks (cases that must run on / be refused by the Hopper path of an H200): %d, %d "
+               "failed\n", g_sm90_route_checked, g_sm90_route_fail);
+        fail += g_sm90_route_fail;
+    }
     if (ROUTES_ONLY && !g_filter && !g_quick && g_unit < 0) fail += check_route_union() + route_hook_checks();
     printf("%d passed, %d failed, %d skipped\n", pass, fail, skip);
     if (fail) return 1;
