@@ -145,10 +145,29 @@ static tcase base_case(flashc_dtype dt, int d)
 static void *g_dev[MAX_DEV_ALLOCS];
 static int g_ndev;
 
+/* A fault inside a kernel (illegal address or instruction, misaligned access, trap, launch failure
+   or timeout) leaves the process's CUDA context unusable: every later call fails with it. The
+   first one names its case; the unit's remaining cases are counted, not run. */
+static char g_case_now[200];        /* the case being run */
+static char g_context_lost_in[200]; /* non-empty once the context is lost */
+static int g_cases_not_run;
+
+static int cuda_error_is_sticky(cudaError_t e)
+{
+    return e == cudaErrorIllegalAddress || e == cudaErrorIllegalInstruction || e == cudaErrorMisalignedAddress ||
+           e == cudaErrorInvalidAddressSpace || e == cudaErrorInvalidPc || e == cudaErrorHardwareStackError ||
+           e == cudaErrorAssert || e == cudaErrorLaunchFailure || e == cudaErrorLaunchTimeout;
+}
+
 static int cuda_ok(cudaError_t e, const char *what)
 {
     if (e == cudaSuccess) return 1;
     printf("FAIL cuda: %s: %s\n", what, cudaGetErrorString(e));
+    if (cuda_error_is_sticky(e) && !g_context_lost_in[0]) {
+        snprintf(g_context_lost_in, sizeof g_context_lost_in, "%s", g_case_now[0] ? g_case_now : "(no case)");
+        printf("FAIL cuda: the context is lost (%s) in %s: the remaining cases of this process cannot run\n",
+               cudaGetErrorName(e), g_context_lost_in);
+    }
     return 0;
 }
 
@@ -1103,6 +1122,11 @@ static int route_hook_checks(void)
 static void run_case(tcase tc)
 {
     if (g_filter && !strstr(tc.name, g_filter)) return;
+    if (g_context_lost_in[0]) {
+        ++g_cases_not_run;
+        return;
+    }
+    snprintf(g_case_now, sizeof g_case_now, "%s", tc.name);
     ++g_cases_run;
     if (tc.b < 1 || tc.b > MAX_B) { /* the per-sequence arrays hold MAX_B entries */
         printf("FAIL %s: b = %d outside the harness's 1..%d (MAX_B)\n", tc.name, tc.b, MAX_B);
@@ -2517,6 +2541,10 @@ int main(int argc, char **argv)
     }
 
     int pass = 0, fail = g_setup_fail, skip = 0;
+    if (g_context_lost_in[0]) {
+        printf("FAIL cuda: context lost in %s; %d later cases not run\n", g_context_lost_in, g_cases_not_run);
+        ++fail;
+    }
     printf("\nbackend   passed  failed  skipped\n");
     for (int be = 0; be < BE_COUNT; ++be) {
         if (!g_be_enabled[be]) continue;
