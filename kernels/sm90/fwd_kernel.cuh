@@ -165,7 +165,6 @@
 #define FWD_BAR_TURN_BASE 1                 /* named barriers 1..WGS: issue turn of each consumer WG */
 #define FWD_BAR_EPI_BASE (FWD_BAR_TURN_BASE + FWD_WGS) /* next WGS: a WG's O stage is written / free */
 #define FWD_BAR_V_PASS (FWD_BAR_EPI_BASE + FWD_WGS)   /* the V pass's warps: zeroed rows -> transpose */
-#define FWD_LN2 0.69314718055994530942f
 #ifndef FWD_LAZY_RESCALE
 #define FWD_LAZY_RESCALE 0                  /* 1: rescale O only when a row max grows by > slack */
 #endif
@@ -450,14 +449,19 @@ static __device__ __forceinline__ int32_t fwd_first_n_block(const sm90_fwd_param
     return FWD_WINDOW_LEFT(p) >= 0 && first_key > 0 ? first_key / FWD_N : 0;
 }
 
+/* FWD_VARLEN: the tile starts past its sequence's last query (max_seqlen_q sizes the grid). */
+static __device__ __forceinline__ int fwd_tile_beyond(const sm90_fwd_params *p, const fwd_tile *c)
+{
+    (void)p;
+    return FWD_VARLEN && c->m_block * FWD_M >= FWD_SQ(p, c);
+}
+
 /* Key blocks the tile needs from fwd_first_n_block on: up to the end of s_k, or (window_right)
    up to the last key its last valid row sees. FWD_VARLEN: 0 for a tile past its sequence's end
    (fwd_tile_beyond), which is then skipped altogether. */
 static __device__ __forceinline__ int32_t fwd_num_n_blocks(const sm90_fwd_params *p, const fwd_tile *c)
 {
-#if FWD_VARLEN
-    if (c->m_block * FWD_M >= c->s_q) return 0;
-#endif
+    if (fwd_tile_beyond(p, c)) return 0;
     int32_t n = (FWD_SK(p, c) + FWD_N - 1) / FWD_N;
     if (FWD_WINDOW_RIGHT(p) >= 0) {
         const int32_t last_key = fwd_last_row(p, c) + FWD_SK(p, c) - FWD_SQ(p, c) + FWD_WINDOW_RIGHT(p);
@@ -465,13 +469,6 @@ static __device__ __forceinline__ int32_t fwd_num_n_blocks(const sm90_fwd_params
         n = min(n, last_key / FWD_N + 1);
     }
     return max(n - fwd_first_n_block(p, c), 0);
-}
-
-/* FWD_VARLEN: the tile starts past its sequence's last query (max_seqlen_q sizes the grid). */
-static __device__ __forceinline__ int fwd_tile_beyond(const sm90_fwd_params *p, const fwd_tile *c)
-{
-    (void)p;
-    return FWD_VARLEN && c->m_block * FWD_M >= FWD_SQ(p, c);
 }
 
 static __device__ __forceinline__ int32_t fwd_div_nb(const sm90_fwd_params *p, int32_t n)
@@ -972,25 +969,15 @@ static __device__ __forceinline__ void fwd_score_mod(float *s, const sm90_fwd_pa
         for (int j = 0; j < FWD_N / 8; ++j)
 #pragma unroll
             for (int k = 0; k < 2; ++k) {
-                float x = s[4 * j + 2 * r + k] * sc->pre;
-                if (FWD_SOFTCAP_ON(p)) x = p->softcap * tanhf(x);
+                /* sc->pre holds the softmax scale (and descales) over softcap: apply_softcap's 1/softcap */
+                float x = FWD_SOFTCAP_ON(p) ? apply_softcap(s[4 * j + 2 * r + k], p->softcap, sc->pre)
+                                            : s[4 * j + 2 * r + k] * sc->pre;
                 if (FWD_ALIBI) x = fmaf(-sc->slope, fabsf(dist0 - (float)(8 * j + k)), x);
                 s[4 * j + 2 * r + k] = x;
             }
     }
 }
 #endif
-
-static __device__ __forceinline__ float fwd_quad_max(float x)
-{
-    x = fmaxf(x, __shfl_xor_sync(0xffffffffu, x, 1));
-    return fmaxf(x, __shfl_xor_sync(0xffffffffu, x, 2));
-}
-static __device__ __forceinline__ float fwd_quad_sum(float x)
-{
-    x += __shfl_xor_sync(0xffffffffu, x, 1);
-    return x + __shfl_xor_sync(0xffffffffu, x, 2);
-}
 
 /* Online softmax of one key block: s becomes exp2(s*scale_log2 - max*scale_log2); corr[r] is the
    factor the previous O and row sum must be multiplied by. Row sums stay per-thread partials.
@@ -1008,14 +995,14 @@ static __device__ __forceinline__ int fwd_softmax(float *s, float *row_max, floa
         float m = row_max[r];
 #pragma unroll
         for (int j = 0; j < FWD_N / 8; ++j) m = fmaxf(m, fmaxf(s[4 * j + 2 * r], s[4 * j + 2 * r + 1]));
-        mx[r] = fwd_quad_max(m);
+        mx[r] = quad_max(m);
     }
 #if FWD_LAZY_RESCALE
     /* A row whose max is still -inf compares false (NaN or -inf), one that sees its first key
        compares +inf > slack: it always takes the new max. */
     const int grow = (mx[0] - row_max[0]) * scale_log2 > FWD_RESCALE_SLACK_LOG2 ||
                      (mx[1] - row_max[1]) * scale_log2 > FWD_RESCALE_SLACK_LOG2;
-    const int rescale = __any_sync(0xffffffffu, grow);
+    const int rescale = __any_sync(FLASHC_FULL_WARP_MASK, grow);
 #else
     const int rescale = 1;
 #endif
@@ -1072,8 +1059,8 @@ static __device__ __forceinline__ void fwd_convert_p(uint32_t *pf, const float *
                               (uint32_t)cvt_rn_satfinite_e4m3x2_f32(lo[2], lo[3]) << 16;
         const uint32_t w_hi = cvt_rn_satfinite_e4m3x2_f32(hi[0], hi[1]) |
                               (uint32_t)cvt_rn_satfinite_e4m3x2_f32(hi[2], hi[3]) << 16;
-        const uint32_t first = __shfl_sync(0xffffffffu, high_first ? w_hi : w_lo, src, 4);
-        const uint32_t second = __shfl_sync(0xffffffffu, high_first ? w_lo : w_hi, src ^ 1, 4);
+        const uint32_t first = __shfl_sync(FLASHC_FULL_WARP_MASK, high_first ? w_hi : w_lo, src, 4);
+        const uint32_t second = __shfl_sync(FLASHC_FULL_WARP_MASK, high_first ? w_lo : w_hi, src ^ 1, 4);
         pf[2 * g] = __byte_perm(first, second, sel0);
         pf[2 * g + 1] = __byte_perm(first, second, sel1);
     }
@@ -1222,7 +1209,7 @@ static __device__ __forceinline__ void fwd_mainloop(const sm90_fwd_params *p, co
    carries P's 2^FWD_P_OFFSET_LOG2). */
 static __device__ __forceinline__ float fwd_lse(float row_max, float sum, float scale_log2)
 {
-    return sum > 0.0f ? (row_max * scale_log2 + __log2f(sum) - FWD_P_OFFSET_LOG2) * FWD_LN2 : -INFINITY;
+    return sum > 0.0f ? (row_max * scale_log2 + __log2f(sum) - FWD_P_OFFSET_LOG2) * FLASHC_LN2 : -INFINITY;
 }
 
 /* O / rowsum to global (bf16x2 / f16x2 per thread, rows >= s_q skipped); LSE = ln(sum) + max*scale.
@@ -1234,7 +1221,7 @@ static __device__ __forceinline__ void fwd_epilogue_direct(const sm90_fwd_params
 {
 #pragma unroll
     for (int r = 0; r < 2; ++r) {
-        const float sum = fwd_quad_sum(row_sum[r]);
+        const float sum = quad_sum(row_sum[r]);
         const int32_t row = row0 + 8 * r;
         if (row >= FWD_SQ(p, c)) continue;
         const float inv = sum > 0.0f ? sc->v / sum : 0.0f;
@@ -1263,7 +1250,7 @@ static __device__ __forceinline__ void fwd_epilogue_ws(const sm90_fwd_params *p,
 {
 #pragma unroll
     for (int r = 0; r < 2; ++r) {
-        const float sum = fwd_quad_sum(row_sum[r]);
+        const float sum = quad_sum(row_sum[r]);
         if (row0 + 8 * r >= p->s_q) continue;
         const int64_t row = (int64_t)slot * FWD_M + row_in_tile + 8 * r;
         const float inv = sum > 0.0f ? sc->v / sum : 0.0f;
@@ -1291,7 +1278,7 @@ static __device__ __forceinline__ void fwd_epilogue(const sm90_fwd_params *p, co
     float inv[2];
 #pragma unroll
     for (int r = 0; r < 2; ++r) {
-        const float sum = fwd_quad_sum(row_sum[r]);
+        const float sum = quad_sum(row_sum[r]);
         const int32_t row = row0 + 8 * r;
         inv[r] = sum > 0.0f ? sc->v / sum : 0.0f;
         if (p->lse && quad_col == 0 && row < p->s_q)
