@@ -13,7 +13,8 @@
 # 4. with --bench, the benchmark beside PyTorch SDPA (cuDNN, flash); --bench-only skips step 3.
 #    --part 1 runs steps 1-2 and the C tests, --part 2 the sm_89 pass of test_gpu and the
 #    Python tests (then the benchmark if asked), for a machine where one call cannot hold both;
-# and prints a short summary LAST. Logs go to $OUT/logs.tar.gz (if $OUT is set, as on the device
+# and prints a short summary LAST, and with $OUT set each step's start and result as it goes in
+# $OUT/suite-progress.txt. Logs go to $OUT/logs.tar.gz (if $OUT is set, as on the device
 # tool, which returns at most 8 files) or to DIR/logs; benchmark JSON/PNG/tables to $OUT or bench/results.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -38,10 +39,15 @@ LOG=$BUILD/logs
 RESULTS=${OUT:-bench/results}
 mkdir -p "$LOG" "$RESULTS"
 summary=()
-note() { summary+=("$*"); echo "== $*"; }
+# progress, line by line, into $OUT/suite-progress.txt where $OUT is set: a call the device tool
+# stops at its time limit still returns how far the suite got and when (session 50 lost one)
+T_START=$(date +%s)
+progress() { [ -n "${OUT:-}" ] && echo "+$(( $(date +%s) - T_START )) s $*" >>"$OUT/suite-progress.txt"; return 0; }
+note() { summary+=("$*"); echo "== $*"; progress "$*"; }
 
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader 2>/dev/null | head -1 | sed 's/^/gpu: /'
 if [ ! -x "$BUILD/tests/test_gpu" ]; then
+  progress "build: start"
   cc=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d .)
   t0=$(date +%s)
   cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DFLASHC_SM80_ARCHS="$cc" >"$LOG/configure.log" 2>&1 &&
@@ -63,6 +69,7 @@ C_TESTS=$TESTS; EXTRA_TESTS=$TESTS
 # the sm_89 pass's build: the portable path only, for this GPU's arch, e4m3 kernels as sm_89's code
 SM89=$BUILD/sm89
 if [ $EXTRA_TESTS -eq 1 ] && [ ! -x "$SM89/tests/test_gpu" ]; then
+  progress "build (sm_89 pass): start"
   cc=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d .)
   t0=$(date +%s)
   if cmake -S . -B "$SM89" -DCMAKE_BUILD_TYPE=Release -DFLASHC_SM80_ARCHS="$cc" -DFLASHC_BUILD_SM90=OFF \
@@ -154,10 +161,12 @@ if [ "$JOBS" -gt 1 ] && [ -x "$BUILD/tests/test_gpu" ] && [ $((C_TESTS + EXTRA_T
   [ $C_TESTS -eq 1 ] && passes+=(full)
   [ $EXTRA_TESTS -eq 1 ] && [ -x "$SM89/tests/test_gpu" ] && passes+=(sm89)
   t0=$(date +%s)
+  progress "test_gpu units (${passes[*]}) and the other tests: start"
   for pass in "${passes[@]}"; do mkdir -p "$LOG/$pass"; rm -f "$LOG/$pass"/u* "$LOG/$pass/never_launched.txt"; done
   for k in $(seq 0 $((units - 1))); do for pass in "${passes[@]}"; do echo "$pass $k"; done; done |
     xargs -P "$JOBS" -n 2 bash -c 'unit_job "$0" "$1"'
   echo "test_gpu units: $(( $(date +%s) - t0 )) s"
+  progress "test_gpu units: done in $(( $(date +%s) - t0 )) s"
   wait
   for name in "${bg[@]}"; do
     rc=$(cat "$LOG/$name.rc" 2>/dev/null || echo 255)
@@ -204,6 +213,7 @@ if [ $EXTRA_TESTS -eq 1 ] && python3 -c 'import torch, numpy, pytest' 2>/dev/nul
 fi
 
 if [ $BENCH -eq 1 ]; then
+  progress "bench: start"
   bindir=$(mktemp -d)
   ln -s "$PWD/$BUILD/bench/flashc_bench" "$bindir/flashc_bench"
   ln -s "$PWD/$lib" "$bindir/libflashc.so"
