@@ -452,7 +452,6 @@ static __device__ __forceinline__ int32_t fwd_first_n_block(const sm90_fwd_param
 /* FWD_VARLEN: the tile starts past its sequence's last query (max_seqlen_q sizes the grid). */
 static __device__ __forceinline__ int fwd_tile_beyond(const sm90_fwd_params *p, const fwd_tile *c)
 {
-    (void)p;
     return FWD_VARLEN && c->m_block * FWD_M >= FWD_SQ(p, c);
 }
 
@@ -781,7 +780,6 @@ static __device__ __forceinline__ void fwd_transpose_stage(uint32_t v, uint32_t 
 static __device__ void fwd_v_pass(const fwd_smem *s, int warp)
 {
     const int lane = threadIdx.x % 32;
-    (void)lane;
     for (uint32_t kv = 0;; ++kv) {
         const uint32_t stage = kv % FWD_STAGES, parity = (kv / FWD_STAGES) & 1;
         mbarrier_wait_parity(fwd_bar(s, FWD_V_FULL, stage), parity);
