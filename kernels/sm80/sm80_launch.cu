@@ -565,14 +565,33 @@ static int sm80_sk32_rows(const flashc_problem *p, const flashc_device_info *dev
    +2.5-3.7 %, pages of 256 +2.3-3.5 %; b 16-32 4k (4-8k keys per SM) -0.6 to +1.6 %; b 8 h 64/8 4k
    (2k keys per SM, split keys of 8 blocks) -0.5 to -1.7 % at s_q 1 and -9 to -14 % as two tiles of
    32 rows (session 34), where the ring's fill and drain of 256-key blocks is exposed. Dev hook (not
-   API): FLASHC_SM80_SK_WIDE=0 never, =1 wherever the tile holds the rows. */
+   API): FLASHC_SM80_SK_WIDE=0 never, =1 wherever the tile holds the rows (up to 16, and 17-32 as the
+   pair below where the 32-row tile is not taken). */
 #define SM80_SK_WIDE_MIN_KEYS_PER_SM 6144
 #define SM80_SK_WIDE_BLOCK_N 256
+/* 17-32 rows as a pair of wide CTAs per KV head (grid_m 2, each 16 rows), one CTA per SM, where the
+   32-row tile is not taken (fewer than SM80_SK32_MIN_BLOCKS_PER_SLOT key blocks per slot) and the
+   pairs, 2 x b x h_kv CTAs, fill one wave of the SMs to between SM80_SK_WIDE_PAIR_MIN_FILL and 1:
+   one unsplit wave, no combine grid, where the rule's 4-warp tiles run two per SM in two key splits
+   plus the combine. H200 (session 50, ab80, d128 h 64/8 against the rule): b 8 4k s_q 4 fp8 +6.6 %
+   (2108 -> 2248 GB/s), V rows +6.3 %, s_q 3 +7.0 / +4.9 %, int8 +5.8 / +6.3 %, pages of 256
+   +2.7 / +1.1 %, 8k -0.3 to +3.1 %, 12k +1.5 %, h 32/8 s_q 8 4k +7.2 %. Grids past one wave lose
+   (b 16 4k, 256 CTAs, -9 to -11 %; b 12 4k -2.7 %), and so do grids of half a wave, whose keys split
+   to fill it (b 4 8k / 16k -2.6 / -2.8 %); where the 32-row tile runs, two wide readers of each block
+   lose 10-23 % to its one. */
+#define SM80_SK_WIDE_PAIR_MIN_FILL 0.9
+static int sm80_sk_wide_pair(const flashc_problem *p, const flashc_device_info *dev)
+{
+    const long long ctas = 2LL * p->b * p->h_kv;
+    return ctas <= dev->num_sms && (double)ctas >= SM80_SK_WIDE_PAIR_MIN_FILL * dev->num_sms;
+}
+
 static int sm80_sk_wide(const flashc_problem *p, const flashc_device_info *dev, long long rows)
 {
     const char *e = getenv("FLASHC_SM80_SK_WIDE");
-    if (rows > SM80_SK_ROWS_8BIT) return 0;
+    if (rows > 2 * SM80_SK_ROWS_8BIT) return 0;
     if (e) return atoi(e) == 1;
+    if (rows > SM80_SK_ROWS_8BIT) return sm80_sk_wide_pair(p, dev);
     return (long long)p->b * p->h_kv * p->s_k >= (long long)SM80_SK_WIDE_MIN_KEYS_PER_SM * dev->num_sms;
 }
 
@@ -668,7 +687,9 @@ static int pick_variant(const flashc_problem *p, const flashc_device_info *dev, 
    the CTA's page-table slice at one CTA per SM changed nothing (-0.4 to +0.4 %); small scattered
    pages seem to need more copies in flight. 8-bit whole pages of 256 keys keep one at 16 rows
    (+2.6-3 % against +0.3 % with two); other 8-bit whole-page sizes are unmeasured and keep the
-   8-bit rule. Dev hook (not API): FLASHC_SM80_SPLIT_CTAS_PER_SM=N. */
+   8-bit rule. The wide tiles (one CTA per SM by their shared memory) count one at any grid_m: their
+   pair of 17-32 rows (sm80_sk_wide_pair) fills its one wave unsplit. Dev hook (not API):
+   FLASHC_SM80_SPLIT_CTAS_PER_SM=N. */
 #define SM80_STREAM_CTAS_PER_SM 1
 #define SM80_STREAM_MIN_PAGE_BYTES 32768
 static int split_ctas_per_sm(const flashc_problem *p, const sm80_plan *pl)
@@ -679,8 +700,9 @@ static int split_ctas_per_sm(const flashc_problem *p, const sm80_plan *pl)
     const int elem_bytes = is8 ? 1 : 2;
     const int small_pages = p->kv_layout == FLASHC_KV_PAGED &&
                             (long long)p->page_size * p->d * elem_bytes < SM80_STREAM_MIN_PAGE_BYTES;
-    const int streams = pl->split_keys && (is8 ? pl->grid_m == 1 && pl->block_m == SM80_SK_ROWS_8BIT &&
-                                                     pl->page_sub_shift == 0
+    const int wide = pl->split_keys && pl->block_n == SM80_SK_WIDE_BLOCK_N; /* one per SM by its smem */
+    const int streams = pl->split_keys && (is8 ? wide || (pl->grid_m == 1 && pl->block_m == SM80_SK_ROWS_8BIT &&
+                                                          pl->page_sub_shift == 0)
                                                : !small_pages);
     return streams ? SM80_STREAM_CTAS_PER_SM : SM80_CTAS_PER_SM_TARGET;
 }

@@ -2103,9 +2103,12 @@ static void sm80_sk_page_cases(void)
    counts of multiples of 16, a partly filled last block, seqused_k with an empty sequence, 1-16
    rows, causal and window, every score transform, LSE, f16 output, determinism and graph capture,
    2 and 3 forced splits), whole pages of one and two blocks (_sk8_wp, last pages partly filled),
-   the general loader (_sk8: odd key counts, varlen K/V, whole pages with FLASHC_SM80_SK_WP=0);
-   then, unforced, the rule's threshold from both sides (72 CTAs: fewer than the SMs, keys split). */
+   the general loader (_sk8: odd key counts, varlen K/V, whole pages with FLASHC_SM80_SK_WP=0), each
+   also as the pair of 17-32 rows (two CTAs per KV head, 16 rows each; sm80_sk_wide_pair); then,
+   unforced, the rule's threshold from both sides (72 CTAs: fewer than the SMs, keys split) and the
+   pair's one-wave rule at its two edges (2 x b x h_kv = 0.9 x and 1 x the SMs) and past them. */
 #define SK_WIDE_MIN_KEYS_PER_SM 6144 /* sm80_launch.cu SM80_SK_WIDE_MIN_KEYS_PER_SM */
+#define SK_WIDE_PAIR_MIN_FILL 0.9     /* sm80_launch.cu SM80_SK_WIDE_PAIR_MIN_FILL */
 static void sm80_sk_wide_cases(void)
 {
     const flashc_dtype dts[2] = {FLASHC_DTYPE_FP8_E4M3, FLASHC_DTYPE_INT8};
@@ -2134,7 +2137,16 @@ static void sm80_sk_wide_cases(void)
         c = base_case(dt, 128); c.b = 3; c.sq = 1; c.sk = 2064; c.hkv = 2; c.hq = 4; c.seqused = 1;
         { int lk[3] = {2064, 0, 272}; memcpy(c.seqlens_k, lk, sizeof lk); }
         named(&c, "decode wide forced 3 splits seqused short"); run_case(c);
+        setenv("FLASHC_SM80_SPLITS", "2", 1);
+        c = base_case(dt, 128); c.b = 2; c.sq = 3; c.sk = 2064; c.hkv = 2; c.hq = 12; c.wl = 700;
+        named(&c, "decode wide pair 18 rows forced 2 splits window"); run_case(c);
         unsetenv("FLASHC_SM80_SPLITS");
+        c = base_case(dt, 128); c.b = 2; c.sq = 3; c.sk = 1808; c.hkv = 2; c.hq = 16; c.causal = 1; c.lse = 1;
+        named(&c, "decode wide pair 24 rows causal lse"); run_case(c);
+        c = base_case(dt, 128); c.b = 3; c.sq = 4; c.sk = 2048; c.hkv = 1; c.hq = 8; c.seqused = 1;
+        c.softcap = 6.0f; c.alibi = ALIBI_BH; c.bias = BIAS_FULL;
+        { int lk[3] = {2048, 0, 1040}; memcpy(c.seqlens_k, lk, sizeof lk); }
+        named(&c, "decode wide pair 32 rows seqused empty softcap alibi bias"); run_case(c);
         expect_routef(&mark, "wide skf cases", "_%s_d128_m16_sk8_f$", dtn);
         route_mark_set(&mark);
         c = base_case(dt, 128); c.b = 3; c.kv = KV_PAGED; c.page_size = 256; c.sq = 2; c.hkv = 2; c.hq = 16;
@@ -2150,6 +2162,8 @@ static void sm80_sk_wide_cases(void)
         c = wp_first; c.extra = 0; c.lse = 1; c.wl = 500;
         named(&c, "decode wide paged ps256 forced 3 splits window"); run_case(c);
         unsetenv("FLASHC_SM80_SPLITS");
+        c = wp_first; c.extra = 0; c.sq = 5; c.hq = 8; c.causal = 1;
+        named(&c, "decode wide pair paged ps256 20 rows causal"); run_case(c);
         expect_routef(&mark, "wide skwp cases", "_%s_d128_m16_sk8_wp$", dtn);
         route_mark_set(&mark);
         c = base_case(dt, 128); c.b = 3; c.sq = 2; c.sk = 2001; c.hkv = 2; c.hq = 16; c.causal = 1; c.lse = 1;
@@ -2158,6 +2172,8 @@ static void sm80_sk_wide_cases(void)
         c.bias = BIAS_FULL;
         { int lk[3] = {1501, 77, 2093}; memcpy(c.seqlens_k, lk, sizeof lk); }
         named(&c, "decode wide general varlen softcap bias"); run_case(c);
+        c.sq = 3; c.hq = 16; c.lse = 1;
+        named(&c, "decode wide pair general varlen 24 rows softcap bias"); run_case(c);
         setenv("FLASHC_SM80_SK_WP", "0", 1);
         c = wp_first; c.extra = 0; named(&c, "decode wide general paged ps256"); run_case(c);
         unsetenv("FLASHC_SM80_SK_WP");
@@ -2177,6 +2193,22 @@ static void sm80_sk_wide_cases(void)
         named(&c, "decode wide rule below the threshold"); run_case(c);
         /* (V rows: the lean loader takes any key count) */
         expect_routef(&mark, "wide rule below case", g_v_rows ? "_%s_d128_m16_sk_f$" : "_%s_d128_m16_sk$", dtn);
+        /* the pair's rule: 24 rows (s_q 3, 8 query heads per KV head) over 1008 keys, 2 x b x h_kv
+           CTAs at 1 x and 0.9 x the SMs (rounded up) take the pair, one KV head fewer or more the
+           4-warp tile (two per KV head) */
+        const int pair_hi = sms / 2, pair_lo = (int)ceil(SK_WIDE_PAIR_MIN_FILL * sms / 2);
+        route_mark_set(&mark);
+        c = base_case(dt, 128); c.b = 1; c.sq = 3; c.sk = 1008; c.hkv = pair_hi; c.hq = 8 * c.hkv;
+        named(&c, "decode wide pair rule one wave"); run_case(c);
+        c.hkv = pair_lo; c.hq = 8 * c.hkv; c.causal = 1;
+        named(&c, "decode wide pair rule 0.9 wave causal"); run_case(c);
+        expect_routef(&mark, "wide pair rule cases", "_%s_d128_m16_sk8_f$", dtn);
+        route_mark_set(&mark);
+        c.hkv = pair_lo - 1; c.hq = 8 * c.hkv; c.causal = 0;
+        named(&c, "decode wide pair rule below 0.9 wave"); run_case(c);
+        c.hkv = pair_hi + 1; c.hq = 8 * c.hkv;
+        named(&c, "decode wide pair rule past one wave"); run_case(c);
+        expect_routef(&mark, "wide pair rule outside cases", "_%s_d128_m16_sk_f$", dtn);
     }
 }
 
