@@ -38,6 +38,8 @@ flashc_status flashc_sm80_forward(const flashc_problem *p, const flashc_device_i
    route-coverage checks (tests/gpu/test_gpu.c); not part of the ABI. Returns the number of variants;
    for 0 <= i < that number fills *name (the launcher's symbol) and *launches where not NULL. */
 int flashc_sm80_variant_launches(int i, const char **name, unsigned long long *launches);
+/* Launches as row halves (two wide CTAs per KV head, half the rows each) since the library loaded */
+unsigned long long flashc_sm80_row_halves_launches(void);
 /* The sm80 variant (index as above) that *p's call would launch on the device *dev describes, or -1
    where the planner finds none (flashc_sm80_check names why). Pure host logic on a synthetic
    device, no GPU needed: the CPU test test_routes plans the GPU suite's cases with it. */

@@ -436,6 +436,10 @@ typedef uint16_t elem_t;
    compiler cannot bound warp / SK_KEY_GROUPS) */
 #define SK_ROW_GROUP(warp) (SK_ROW_GROUPS == 1 ? 0 : (warp) / SK_KEY_GROUPS)
 #define SK_KEY_GROUP(warp) (SK_ROW_GROUPS == 1 ? (warp) : (warp) % SK_KEY_GROUPS)
+/* The wide tiles (8 warps, one row group) may hold half the rows of a 16-row tile each (row halves,
+   host sm80_row_halves): CTA x starts at packed row x * rows_per_cta, computes its 16-row tile and
+   writes only its rows_per_cta (sk_rows_end). Other tiles start at x * BLOCK_M. */
+#define FWD_SK_ROW_HALVES (NUM_WARPS == 8 && SK_ROW_GROUPS == 1)
 #undef S_FRAGS
 #define S_FRAGS (KEYS_PER_WARP / MMA_N)           /* this warp's keys only */
 #undef K_STEPS_PV
@@ -831,6 +835,8 @@ static __device__ __forceinline__ void setup_ctx(const sm80_fwd_params *prm, fwd
     c->m0 = m_block * BLOCK_M;
 #elif FWD_LPT_TAIL
     c->m0 = (int)g.x * BLOCK_M;
+#elif FWD_WARP_SPLIT_KEYS && FWD_SK_ROW_HALVES
+    c->m0 = (int)blockIdx.x * prm->rows_per_cta;
 #else
     c->m0 = (int)(blockIdx.x / D_SPLIT) * BLOCK_M;
 #endif

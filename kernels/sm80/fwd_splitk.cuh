@@ -186,6 +186,18 @@ static __device__ __forceinline__ void sk_load_kv_sub(const sm80_fwd_params *prm
 #error "split-key tiles: the merge area does not fit the tile's smem"
 #endif
 
+/* One past the last packed row this CTA writes: a row-halves CTA (FWD_SK_ROW_HALVES) its share of
+   rows_per_cta, others every valid row of the tile. */
+static __device__ __forceinline__ int sk_rows_end(const sm80_fwd_params *prm, const fwd_ctx *c)
+{
+#if FWD_SK_ROW_HALVES
+    return min(c->m0 + prm->rows_per_cta, c->m_rows);
+#else
+    (void)prm;
+    return c->m_rows;
+#endif
+}
+
 static __device__ __forceinline__ void sk_merge_epilogue(const sm80_fwd_params *prm, const fwd_ctx *c,
                                                          const float O[M_SLABS][O_FRAGS][4],
                                                          const float m[ROWS_PER_THREAD], const float l[ROWS_PER_THREAD],
@@ -251,12 +263,13 @@ static __device__ __forceinline__ void sk_merge_epilogue(const sm80_fwd_params *
     finish_rows(c, mj, lj, mult, inv, lse);
     const int t = lane & 3;
     const int col0 = kg * SK_OQ * MMA_N; /* this warp's first O column */
+    const int r_end = sk_rows_end(prm, c);
 
     if (prm->num_splits > 1) {
 #pragma unroll
         for (int k = 0; k < ROWS_PER_THREAD; ++k) {
             const fwd_row ri = row_info(prm, c, rg, lane, k);
-            if (!ri.valid) continue;
+            if (c->m0 + acc_row(rg, lane, k) >= r_end) continue; /* r_end <= m_rows: ri.valid */
             const int64_t grow = split_q_row(p, c, ri);
             float *dst = split_o_row(prm, c, ri, grow) + col0;
 #pragma unroll
@@ -282,7 +295,7 @@ static __device__ __forceinline__ void sk_merge_epilogue(const sm80_fwd_params *
         }
         if (p->lse && t == 0 && kg == 0) {
             const fwd_row ri = row_info(prm, c, rg, lane, k);
-            if (ri.valid) store_lse(p, c, ri, lse[k]);
+            if (c->m0 + row < r_end) store_lse(p, c, ri, lse[k]);
         }
     }
     __syncthreads();
@@ -292,7 +305,7 @@ static __device__ __forceinline__ void sk_merge_epilogue(const sm80_fwd_params *
         int idx = tid + it * NUM_THREADS;
         int row = idx / OUT_ROW_CHUNKS, ch = idx % OUT_ROW_CHUNKS;
         int r = c->m0 + row;
-        if (r >= c->m_rows) continue;
+        if (r >= r_end) continue;
         int i = r / c->group;
         uint16_t *dst = out + (int64_t)c->bi * p->o_stride[0] + (int64_t)(c->q_off + i) * p->o_stride[1] +
                         (int64_t)row_head(prm, c, r) * p->o_stride[2] + ch * OUT_CHUNK_ELEMS;

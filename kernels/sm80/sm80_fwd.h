@@ -48,6 +48,8 @@ typedef struct sm80_fwd_params {
                                g is virtual row g * page_size + j of K and V (fwd_kernel.cuh) */
     int32_t lpt_tail_pairs; /* FWD_LPT_TAIL tiles: the grid's last (head, batch) pairs launched m-major,
                                heaviest m-block first (fwd_kernel.cuh cta_coords); 0: no tail */
+    int32_t rows_per_cta;   /* the wide split-key tiles (FWD_SK_ROW_HALVES): packed rows each CTA writes,
+                               from blockIdx.x x rows_per_cta (row halves: half a 16-row tile); else BLOCK_M */
 } sm80_fwd_params;
 
 /* Per (dtype, head dim, rows per CTA) instantiations of fwd_kernel.cuh. */

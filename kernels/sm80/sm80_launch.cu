@@ -44,6 +44,7 @@ typedef struct sm80_plan {
     int pack, group;
     int grid_m, grid_h, splits;
     int split_keys;                 /* a split-key tile (fwd_splitk.cuh) */
+    int rows_per_cta;               /* packed rows each CTA writes: block_m, or half the rows (row halves) */
 } sm80_plan;
 
 /* Rows (query rows x packed heads) from which the 128-row tile is used: below, most of it would
@@ -332,6 +333,13 @@ static const sm80_variant k_variants[] = {
    grid stopped reaching, as the 8-bit 32-row tiles did for four sessions, shows up as zero). */
 static unsigned long long k_variant_launches[SM80_NUM_VARIANTS];
 
+/* Successful launches as row halves (sm80_row_halves), for the tests */
+static unsigned long long k_row_halves_launches;
+extern "C" unsigned long long flashc_sm80_row_halves_launches(void)
+{
+    return __atomic_load_n(&k_row_halves_launches, __ATOMIC_RELAXED);
+}
+
 extern "C" int flashc_sm80_variant_launches(int i, const char **name, unsigned long long *launches)
 {
     if (i >= 0 && i < SM80_NUM_VARIANTS) {
@@ -586,6 +594,24 @@ static int sm80_sk_wide_pair(const flashc_problem *p, const flashc_device_info *
     return ctas <= dev->num_sms && (double)ctas >= SM80_SK_WIDE_PAIR_MIN_FILL * dev->num_sms;
 }
 
+/* Row halves: 8-bit 2-16 rows as two wide CTAs per KV head, each computing one 16-row tile from row
+   x * ceil(rows / 2) and writing its half (fwd_kernel.cuh FWD_SK_ROW_HALVES), where the pairs fill
+   one wave (sm80_sk_wide_pair): one unsplit wave at one CTA per SM, where the rule's tiles split the
+   keys (4-warp tiles in two splits, or from SM80_SK_WIDE_MIN_KEYS_PER_SM one wide CTA per KV head in
+   two) and combine; the second CTA of a pair reads K/V mostly from L2. H100 (session 53, ab80,
+   d128 h 64/8 b 8, against the rule; bench/results/2026-12-05-h100-row-halves-ab.txt): fp8 4k
+   s_q 1 / 2 +7.2 / +6.3 % (V rows +2.8 %), int8 s_q 1 +8.1 %, V rows s_q 2 +3.8 %, pages of 256
+   +5.5 %, 8k / 12k / 16k / 32k +4.5 / +4.4 / +3.0 / +2.3 %; on every grid (b 64 h 32/8 4k, two
+   waves of pairs) -6.4 %. Dev hook (not API): FLASHC_SM80_ROW_HALVES=0 never, =1 wherever the wide
+   tile holds the rows, unset or 2: the rule. */
+static int sm80_row_halves(const flashc_problem *p, const flashc_device_info *dev, long long rows)
+{
+    const char *e = getenv("FLASHC_SM80_ROW_HALVES");
+    const int mode = e ? atoi(e) : 2;
+    if (mode <= 0 || rows < 2 || rows > SM80_SK_ROWS_8BIT) return 0;
+    return mode == 1 || sm80_sk_wide_pair(p, dev);
+}
+
 static int sm80_sk_wide(const flashc_problem *p, const flashc_device_info *dev, long long rows)
 {
     const char *e = getenv("FLASHC_SM80_SK_WIDE");
@@ -629,7 +655,8 @@ static int pick_variant(const flashc_problem *p, const flashc_device_info *dev, 
         const int sk_pg = v->kind == SM80_KIND_SPLIT_KEYS_PAGE_SUB;
         const int sk = v->kind == SM80_KIND_SPLIT_KEYS || sk_pg || pg16 || sk_f || sk_wp;
         const int wide = sk && v->block_n() == SM80_SK_WIDE_BLOCK_N;
-        if (wide && !sm80_sk_wide(p, dev, rows)) continue;
+        const int halves = wide && sm80_row_halves(p, dev, rows);
+        if (wide && !halves && !sm80_sk_wide(p, dev, rows)) continue;
         if (sk_f && !sm80_sk_fast_ok(p)) continue;
         if (sk_wp && !sm80_sk_wp_ok(p, v->block_n())) continue;
         if (sk_pg && !is8 && !sm80_sk_pg_16bit(rows)) continue;
@@ -664,6 +691,7 @@ static int pick_variant(const flashc_problem *p, const flashc_device_info *dev, 
         pl->block_n = v->block_n();
         pl->smem = v->smem();
         pl->split_keys = sk;
+        pl->rows_per_cta = halves ? (int)((rows + 1) / 2) : v->block_m;
         return 1;
     }
     return 0;
@@ -845,7 +873,7 @@ static int make_plan(const flashc_problem *p, const flashc_device_info *dev, sm8
     pl->pack = pl->group > 1;
     long long rows = (long long)p->s_q * (pl->pack ? pl->group : 1);
     if (!pick_variant(p, dev, rows, pl)) return 0;
-    pl->grid_m = (int)((rows + pl->block_m - 1) / pl->block_m);
+    pl->grid_m = (int)((rows + pl->rows_per_cta - 1) / pl->rows_per_cta);
     pl->grid_h = pl->pack ? p->h_kv : p->h_q;
     pl->splits = choose_splits(p, dev, pl);
     return 1;
@@ -975,6 +1003,7 @@ extern "C" flashc_status flashc_sm80_forward(const flashc_problem *p, const flas
             if (p->page_size % keys == 0) prm.page_block_keys = keys;
     prm.page_sub_shift = pl.page_sub_shift;
     prm.lpt_tail_pairs = sm80_lpt_tail_pairs(p, dev, &pl);
+    prm.rows_per_cta = pl.rows_per_cta;
     prm.ws_o = NULL;
     prm.ws_lse = NULL;
     if (pl.splits > 1) {
@@ -990,6 +1019,7 @@ extern "C" flashc_status flashc_sm80_forward(const flashc_problem *p, const flas
         return flashc_error(FLASHC_STATUS_CUDA_ERROR, "sm80: forward kernel launch failed: %s",
                             cudaGetErrorString(e));
     __atomic_fetch_add(&k_variant_launches[pl.variant], 1ULL, __ATOMIC_RELAXED);
+    if (pl.rows_per_cta != pl.block_m) __atomic_fetch_add(&k_row_halves_launches, 1ULL, __ATOMIC_RELAXED);
     if (pl.splits > 1) {
         e = flashc_sm80_combine(&prm, sm80_pdl(dev), (cudaStream_t)stream);
         if (e != cudaSuccess)

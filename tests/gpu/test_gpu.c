@@ -2107,6 +2107,85 @@ static void sm80_sk_page_cases(void)
    also as the pair of 17-32 rows (two CTAs per KV head, 16 rows each; sm80_sk_wide_pair); then,
    unforced, the rule's threshold from both sides (72 CTAs: fewer than the SMs, keys split) and the
    pair's one-wave rule at its two edges (2 x b x h_kv = 0.9 x and 1 x the SMs) and past them. */
+/* Some launch (want 1) or none (want 0) as row halves since `before` (flashc_sm80_row_halves_launches;
+   test_routes plans without launching: route checks only) */
+static void expect_row_halves(unsigned long long before, int want, const char *section)
+{
+    if (ROUTES_ONLY || !g_be_enabled[BE_SM80] || g_cc < 90 || getenv("FLASHC_SM80_SMEM_OPTIN") || g_filter) return;
+    const unsigned long long n = flashc_sm80_row_halves_launches() - before;
+    if ((n > 0) != want) {
+        printf("FAIL %s: %llu launches as row halves, expected %s\n", section, n, want ? "some" : "none");
+        ++g_setup_fail;
+    }
+}
+
+/* Row halves (sm80_row_halves): 2-16 rows as two wide CTAs per KV head, each computing a 16-row tile
+   from row x * ceil(rows / 2) and writing its half. Forced (FLASHC_SM80_ROW_HALVES=1) on every loader
+   (_sk8_f, _sk8_wp, _sk8) with odd and even row counts, unpacked rows (MHA), varlen queries whose
+   second half is empty, seqused_k with an empty sequence, causal, window, every transform, LSE, f16
+   output, 2 forced splits (the split epilogue); then the rule at the pair's one wave, past it, and
+   turned off there (=0). */
+static void sm80_row_halves_cases(flashc_dtype dt, const char *dtn, int pair_hi)
+{
+    tcase c;
+    route_mark mark;
+    route_mark_set(&mark);
+    unsigned long long before = flashc_sm80_row_halves_launches();
+    setenv("FLASHC_SM80_ROW_HALVES", "1", 1);
+    c = base_case(dt, 128); c.b = 3; c.sq = 2; c.sk = 2064; c.hkv = 2; c.hq = 16; c.causal = 1; c.lse = 1;
+    c.extra = 1;
+    named(&c, "decode row halves 16 rows causal lse"); run_case(c);
+    c = base_case(dt, 128); c.b = 3; c.sq = 5; c.sk = 2048; c.hkv = 2; c.hq = 2; c.seqused = 1; c.softcap = 6.0f;
+    c.alibi = ALIBI_BH; c.bias = BIAS_FULL; c.out_dt = FLASHC_DTYPE_F16;
+    { int lk[3] = {2048, 0, 1040}; memcpy(c.seqlens_k, lk, sizeof lk); }
+    named(&c, "decode row halves 5 rows mha seqused empty softcap alibi bias"); run_case(c);
+    setenv("FLASHC_SM80_SPLITS", "2", 1);
+    c = base_case(dt, 128); c.b = 2; c.sq = 3; c.sk = 2064; c.hkv = 2; c.hq = 8; c.wl = 700; c.lse = 1;
+    named(&c, "decode row halves 12 rows forced 2 splits window lse"); run_case(c);
+    unsetenv("FLASHC_SM80_SPLITS");
+    expect_routef(&mark, "row halves skf cases", "_%s_d128_m16_sk8_f$", dtn);
+    route_mark_set(&mark);
+    c = base_case(dt, 128); c.b = 3; c.kv = KV_PAGED; c.page_size = 256; c.sq = 1; c.hkv = 2; c.hq = 14;
+    { int lk[3] = {2000, 0, 1001}; memcpy(c.seqlens_k, lk, sizeof lk); }
+    named(&c, "decode row halves paged ps256 7 rows"); run_case(c);
+    const tcase wp_case = c;
+    expect_routef(&mark, "row halves skwp cases", "_%s_d128_m16_sk8_wp$", dtn);
+    route_mark_set(&mark);
+    c = base_case(dt, 128); c.b = 3; c.sq = 1; c.sk = 2001; c.hkv = 2; c.hq = 6; c.causal = 1;
+    named(&c, "decode row halves general 3 rows sk2001 causal"); run_case(c);
+    c = base_case(dt, 128); c.b = 3; c.q_varlen = 1; c.kv = KV_VARLEN; c.hkv = 2; c.hq = 8; c.lse = 1;
+    { int lq[3] = {3, 1, 2}, lk[3] = {1501, 77, 2093}; memcpy(c.seqlens_q, lq, sizeof lq);
+      memcpy(c.seqlens_k, lk, sizeof lk); }
+    named(&c, "decode row halves general varlen q 12 rows lse"); run_case(c);
+    setenv("FLASHC_SM80_SK_WP", "0", 1); /* (V rows: the lean loader takes the cases above) */
+    c = wp_case; c.hq = 10; c.causal = 1; c.softcap = 5.0f;
+    named(&c, "decode row halves general paged ps256 5 rows causal softcap"); run_case(c);
+    unsetenv("FLASHC_SM80_SK_WP");
+    expect_routef(&mark, "row halves general cases", "_%s_d128_m16_sk8$", dtn);
+    expect_row_halves(before, 1, "row halves forced cases");
+    /* the rule: the pair's one wave (8 rows over 1008 keys, 2 x h_kv = the SMs) takes them, a KV head
+       more not, nor the one wave with the hook at 0 */
+    unsetenv("FLASHC_SM80_ROW_HALVES");
+    route_mark_set(&mark);
+    before = flashc_sm80_row_halves_launches();
+    c = base_case(dt, 128); c.b = 1; c.sq = 1; c.sk = 1008; c.hkv = pair_hi; c.hq = 8 * c.hkv;
+    named(&c, "decode row halves rule one wave"); run_case(c);
+    expect_routef(&mark, "row halves rule case", "_%s_d128_m16_sk8_f$", dtn);
+    expect_row_halves(before, 1, "row halves rule case");
+    before = flashc_sm80_row_halves_launches();
+    c.hkv = pair_hi + 1; c.hq = 8 * c.hkv;
+    named(&c, "decode row halves rule past one wave"); run_case(c);
+    expect_row_halves(before, 0, "row halves rule past one wave");
+    setenv("FLASHC_SM80_ROW_HALVES", "0", 1);
+    route_mark_set(&mark);
+    before = flashc_sm80_row_halves_launches();
+    c.hkv = pair_hi; c.hq = 8 * c.hkv;
+    named(&c, "decode row halves off one wave"); run_case(c);
+    expect_routef(&mark, "row halves off case", "_%s_d128_m16_sk_f$", dtn);
+    expect_row_halves(before, 0, "row halves off");
+    unsetenv("FLASHC_SM80_ROW_HALVES");
+}
+
 #define SK_WIDE_MIN_KEYS_PER_SM 6144 /* sm80_launch.cu SM80_SK_WIDE_MIN_KEYS_PER_SM */
 #define SK_WIDE_PAIR_MIN_FILL 0.9     /* sm80_launch.cu SM80_SK_WIDE_PAIR_MIN_FILL */
 static void sm80_sk_wide_cases(void)
@@ -2209,6 +2288,7 @@ static void sm80_sk_wide_cases(void)
         c.hkv = pair_hi + 1; c.hq = 8 * c.hkv;
         named(&c, "decode wide pair rule past one wave"); run_case(c);
         expect_routef(&mark, "wide pair rule outside cases", "_%s_d128_m16_sk_f$", dtn);
+        sm80_row_halves_cases(dt, dtn, pair_hi);
     }
 }
 
