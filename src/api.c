@@ -415,14 +415,26 @@ FLASHC_API flashc_status flashc_attention_forward(const flashc_attention_params 
     return flashc_sm80_forward(&prob, &dev, workspace, workspace_bytes, stream);
 }
 
+/* flashc_sm80_route's problem: validated (no pointer checks, no device query) and accepted by
+   flashc_sm80_check on *dev; 0 if not */
+static int sm80_route_problem(const flashc_attention_params *params, const flashc_device_info *dev,
+                              flashc_problem *prob)
+{
+    clear_error();
+    return flashc_validate(params, prob) == FLASHC_STATUS_SUCCESS && flashc_validate_gpu(prob) == FLASHC_STATUS_SUCCESS &&
+           flashc_sm80_check(prob, dev) == FLASHC_STATUS_SUCCESS;
+}
+
 int flashc_sm80_route(const flashc_attention_params *params, const flashc_device_info *dev)
 {
     flashc_problem prob;
-    clear_error();
-    if (flashc_validate(params, &prob) != FLASHC_STATUS_SUCCESS || flashc_validate_gpu(&prob) != FLASHC_STATUS_SUCCESS ||
-        flashc_sm80_check(&prob, dev) != FLASHC_STATUS_SUCCESS)
-        return -1;
-    return flashc_sm80_plan_variant(&prob, dev);
+    return sm80_route_problem(params, dev, &prob) ? flashc_sm80_plan_variant(&prob, dev) : -1;
+}
+
+size_t flashc_sm80_route_workspace(const flashc_attention_params *params, const flashc_device_info *dev)
+{
+    flashc_problem prob;
+    return sm80_route_problem(params, dev, &prob) ? flashc_sm80_workspace_size(&prob, dev) : (size_t)-1;
 }
 
 FLASHC_API void flashc_release_caches(void) { flashc_sm90_release_caches(); }

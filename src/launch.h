@@ -52,6 +52,8 @@ int flashc_sm80_e4m3_native(void);
 /* The same from public parameters: flashc_validate and flashc_validate_gpu (no pointer checks, no
    device query), flashc_sm80_check, the plan. Not part of the ABI. */
 int flashc_sm80_route(const flashc_attention_params *params, const flashc_device_info *dev);
+/* The workspace that plan needs (0: no key splits), or (size_t)-1 where flashc_sm80_route gives -1 */
+size_t flashc_sm80_route_workspace(const flashc_attention_params *params, const flashc_device_info *dev);
 
 flashc_status flashc_sm90_check(const flashc_problem *p, const flashc_device_info *dev);
 size_t flashc_sm90_workspace_size(const flashc_problem *p, const flashc_device_info *dev);

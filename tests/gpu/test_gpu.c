@@ -110,6 +110,7 @@ typedef struct tcase {
                                   every entry no key uses is -1 (must not be read) */
     int sm90_runs;             /* the Hopper path must take the case on an sm_90 GPU (NOT_SUPPORTED fails) */
     int sm90_refused;          /* the Hopper path must refuse it (NOT_SUPPORTED) on an sm_90 GPU */
+    int sm80_unsplit;          /* the sm80 plan on an sm_90 GPU has no key splits (no workspace) */
 } tcase;
 
 static int is_8bit(flashc_dtype dt) { return dt == FLASHC_DTYPE_FP8_E4M3 || dt == FLASHC_DTYPE_INT8; }
@@ -615,6 +616,12 @@ static int run_backend(const tcase *tc, inputs *in, const ptrs *dp, int be, cons
     p.backend = BE_ID[be];
     size_t ws_bytes = 0;
     flashc_status st = flashc_attention_workspace_size(&p, &ws_bytes);
+    if (be == BE_SM80 && tc->sm80_unsplit && g_cc >= 90 && !getenv("FLASHC_SM80_SMEM_OPTIN") &&
+        (st != FLASHC_STATUS_SUCCESS || ws_bytes != 0)) {
+        printf("FAIL %s [%s]: the plan must not split the keys, got %s with %zu bytes of workspace\n", tc->name,
+               BE_NAME[be], flashc_status_string(st), ws_bytes);
+        ok = 0;
+    }
     if (be == BE_SM90 && tc->sm90_refused && g_device_cc == 90 && st != FLASHC_STATUS_NOT_SUPPORTED) {
         printf("FAIL %s [%s]: the Hopper path must refuse this case, got %s\n", tc->name, BE_NAME[be],
                flashc_status_string(st));
@@ -1015,6 +1022,13 @@ static int route_case(const tcase *tc, inputs *in)
         const int v = flashc_sm80_route(&p, &ROUTE_DEVICE[m]);
         if (v >= 0 && v < MAX_SM80_VARIANTS) ++g_route_hits[m][v];
         planned |= v >= 0;
+    }
+    if (tc->sm80_unsplit) { /* the full opt-in plan (an H200) */
+        const size_t ws = flashc_sm80_route_workspace(&p, &ROUTE_DEVICE[ROUTE_FULL]);
+        if (ws != 0) {
+            printf("FAIL %s: the plan must not split the keys, needs %zu bytes of workspace\n", tc->name, ws);
+            ++g_setup_fail;
+        }
     }
     ++(planned ? g_be_pass : g_be_skip)[BE_SM80];
     tu_tensor_free(&o);
@@ -2169,7 +2183,9 @@ static void sm80_row_halves_cases(flashc_dtype dt, const char *dtn, int pair_hi)
     route_mark_set(&mark);
     before = flashc_sm80_row_halves_launches();
     c = base_case(dt, 128); c.b = 1; c.sq = 1; c.sk = 1008; c.hkv = pair_hi; c.hq = 8 * c.hkv;
+    c.sm80_unsplit = 1;
     named(&c, "decode row halves rule one wave"); run_case(c);
+    c.sm80_unsplit = 0;
     expect_routef(&mark, "row halves rule case", "_%s_d128_m16_sk8_f$", dtn);
     expect_row_halves(before, 1, "row halves rule case");
     before = flashc_sm80_row_halves_launches();
@@ -2278,12 +2294,13 @@ static void sm80_sk_wide_cases(void)
         const int pair_hi = sms / 2, pair_lo = (int)ceil(SK_WIDE_PAIR_MIN_FILL * sms / 2);
         route_mark_set(&mark);
         c = base_case(dt, 128); c.b = 1; c.sq = 3; c.sk = 1008; c.hkv = pair_hi; c.hq = 8 * c.hkv;
+        c.sm80_unsplit = 1; /* the pair's gain: one wave, no combine */
         named(&c, "decode wide pair rule one wave"); run_case(c);
         c.hkv = pair_lo; c.hq = 8 * c.hkv; c.causal = 1;
         named(&c, "decode wide pair rule 0.9 wave causal"); run_case(c);
         expect_routef(&mark, "wide pair rule cases", "_%s_d128_m16_sk8_f$", dtn);
         route_mark_set(&mark);
-        c.hkv = pair_lo - 1; c.hq = 8 * c.hkv; c.causal = 0;
+        c.hkv = pair_lo - 1; c.hq = 8 * c.hkv; c.causal = 0; c.sm80_unsplit = 0;
         named(&c, "decode wide pair rule below 0.9 wave"); run_case(c);
         c.hkv = pair_hi + 1; c.hq = 8 * c.hkv;
         named(&c, "decode wide pair rule past one wave"); run_case(c);
