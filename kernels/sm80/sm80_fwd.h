@@ -224,6 +224,8 @@ SM80_DECLARE_FWD(flashc_sm80_fwd_e4m3_d128_m16_sk8_wp)
 SM80_DECLARE_FWD(flashc_sm80_fwd_int8_d128_m16_sk8)
 SM80_DECLARE_FWD(flashc_sm80_fwd_int8_d128_m16_sk8_f)
 SM80_DECLARE_FWD(flashc_sm80_fwd_int8_d128_m16_sk8_wp)
+/* the wide (8-warp, 256-key) twin of the int8 d128 32-row split-key tile: lean loader only */
+SM80_DECLARE_FWD(flashc_sm80_fwd_int8_d128_m32_sk8_f)
 /* V-rows twins (FWD_V_ROWS, _vr): 8-bit V in K's layout */
 SM80_DECLARE_FWD(flashc_sm80_fwd_e4m3_d64_m64_vr)
 SM80_DECLARE_FWD(flashc_sm80_fwd_e4m3_d128_m64_vr)

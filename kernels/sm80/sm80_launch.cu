@@ -291,6 +291,7 @@ static const sm80_variant k_variants[] = {
     SM80_8BIT_SK_PG32
     SM80_8BIT_D64_D128(SM80_VARIANT_SK_PG16, 16),
     SM80_8BIT_SK_PG16_ROWS
+    SM80_VARIANT_NAMED(FLASHC_DTYPE_INT8, 128, 32, SM80_KIND_SPLIT_KEYS_FAST_KV, flashc_sm80_fwd_int8_d128_m32_sk8_f),
     SM80_8BIT_SK32
     SM80_VARIANT_SK_WP(FLASHC_DTYPE_FP8_E4M3, e4m3, 64, 16),
     SM80_VARIANT_DEEP_PG(FLASHC_DTYPE_FP8_E4M3, e4m3, 64, 64, 8), SM80_VARIANT_SK_F(FLASHC_DTYPE_FP8_E4M3, e4m3, 64, 16), SM80_VARIANT_SK(FLASHC_DTYPE_FP8_E4M3, e4m3, 64, 16), SM80_VARIANT_DEEP(FLASHC_DTYPE_FP8_E4M3, e4m3, 64, 64, 8),
@@ -612,6 +613,22 @@ static int sm80_row_halves(const flashc_problem *p, const flashc_device_info *de
     return mode == 1 || sm80_sk_wide_pair(p, dev);
 }
 
+/* The wide 32-row tile (int8 d128 _m32_sk8_f: two 16-row groups of 4 warps, each warp a quarter of
+   every 256-key block; 8 warps, one CTA per SM) for 17-32 rows (one tile per KV head) wherever the
+   32-row tile's rule holds and its lean loader does (non-paged V^T rows of 16-byte multiples); the
+   others keep the 4-warp tile, which runs two CTAs per SM, one streaming faster than the other
+   (session 41). H200 (session 55, ab80 against FLASHC_SM80_SK32_WIDE=0, h 64/8 s_q 4, GB/s;
+   bench/results/2026-12-06-h200-sk32-wide-ab.txt): int8 b 8 32k 3456 -> 3664 (+6.0 %), b 32 8k
+   +2.4 %; fp8 b 8 32k s_q 4 / 3 +0.9 / +1.0 %, 16k +0.5 %, b 16 16k +2.5 %, b 32 8k -2.0 % (no
+   fp8 twin: noise level, its e4m3 conversions per key group); 64 rows as two tiles (fp8 b 64 h 32/8
+   / b 32 h 64/8 s_q 8 8k) -4.2 / -8.3 %; pages of 256 (a whole-page twin) fp8 -0.1 %, int8 -3.1 %,
+   so neither is built. Dev hook FLASHC_SM80_SK32_WIDE=0: the 4-warp tile, for A/B. */
+static int sm80_sk32_wide(long long rows)
+{
+    const char *e = getenv("FLASHC_SM80_SK32_WIDE");
+    return rows <= SM80_SK32_ROWS_8BIT && !(e && atoi(e) == 0);
+}
+
 static int sm80_sk_wide(const flashc_problem *p, const flashc_device_info *dev, long long rows)
 {
     const char *e = getenv("FLASHC_SM80_SK_WIDE");
@@ -655,8 +672,9 @@ static int pick_variant(const flashc_problem *p, const flashc_device_info *dev, 
         const int sk_pg = v->kind == SM80_KIND_SPLIT_KEYS_PAGE_SUB;
         const int sk = v->kind == SM80_KIND_SPLIT_KEYS || sk_pg || pg16 || sk_f || sk_wp;
         const int wide = sk && v->block_n() == SM80_SK_WIDE_BLOCK_N;
-        const int halves = wide && sm80_row_halves(p, dev, rows);
-        if (wide && !halves && !sm80_sk_wide(p, dev, rows)) continue;
+        const int halves = wide && v->block_m == SM80_SK_ROWS_8BIT && sm80_row_halves(p, dev, rows);
+        if (wide && v->block_m > SM80_SK_ROWS_8BIT ? !sm80_sk32_wide(rows) : wide && !halves && !sm80_sk_wide(p, dev, rows))
+            continue;
         if (sk_f && !sm80_sk_fast_ok(p)) continue;
         if (sk_wp && !sm80_sk_wp_ok(p, v->block_n())) continue;
         if (sk_pg && !is8 && !sm80_sk_pg_16bit(rows)) continue;
@@ -666,7 +684,7 @@ static int pick_variant(const flashc_problem *p, const flashc_device_info *dev, 
         const int tiles8 = v->block_m > SM80_SK_ROWS_8BIT     ? SM80_SK32_MAX_TILES_8BIT
                            : sub == SM80_PAGE16_SHIFT ? SM80_SPLIT_KEYS_MAX_TILES_8BIT_PAGE16
                                                       : SM80_SPLIT_KEYS_MAX_TILES_8BIT;
-        if (sk && is8 && v->block_m > SM80_SK_ROWS_8BIT && !sm80_sk32_rows(p, dev, rows, v->block_n())) continue;
+        if (sk && is8 && v->block_m > SM80_SK_ROWS_8BIT && !sm80_sk32_rows(p, dev, rows, wide ? SM80_SK_WIDE_BLOCK_N / 2 : v->block_n())) continue;
         if (sk && (rows > (long long)v->block_m * (is8 ? tiles8 : SM80_SPLIT_KEYS_MAX_TILES_16BIT) ||
                    (!is8 && p->kv_layout == FLASHC_KV_PAGED && rows <= SM80_SPLIT_KEYS_MIN_ROWS_16BIT_PAGED &&
                     !sm80_sk_whole_pages())))

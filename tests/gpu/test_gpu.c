@@ -1132,6 +1132,77 @@ static int route_hook_checks(void)
     return fail;
 }
 
+/* test_routes: the 8-bit d128 32-row split-key rule (sm80_launch.cu sm80_sk32_rows, sm80_sk32_wide) on
+   the decode shapes it is for, which no CPU-checked case reaches (b 8 h 64/8 s_q 4 32k: 16k key
+   blocks of 32 rows), planned on the H200 (V^T unless said): int8 24-32 rows take the wide tile
+   (fp8 the 4-warp one), the 4-warp one under FLASHC_SM80_SK32_WIDE=0, with 64 rows (two tiles), on
+   pages of 256 (no wide whole-page twin), on an odd key count (no wide general loader) and with V
+   rows (no wide twin); the work threshold from both sides, b 1 h 64/8: SK32_MIN_BLOCKS_PER_SLOT x
+   2 x the SMs 128-key blocks take the 32-row tile, one block fewer the 16-row tiles. Returns
+   failures. */
+#define SK32_MIN_BLOCKS_PER_SLOT 24 /* sm80_launch.cu SM80_SK32_MIN_BLOCKS_PER_SLOT */
+#define SK32_CTAS_PER_SM 2          /* sm80_launch.cu SM80_CTAS_PER_SM_TARGET */
+static int route_rule_checks(void)
+{
+    static uint64_t fake[64]; /* 16-byte aligned, never dereferenced */
+    const int64_t min_keys = (int64_t)SK32_MIN_BLOCKS_PER_SLOT * SK32_CTAS_PER_SM * H200_SMS * 128 / 8;
+    struct {
+        int64_t b, s_k, page, v_rows;
+        int64_t sq;
+        const char *hook, *want, *want_fp8; /* hook: FLASHC_SM80_SK32_WIDE, or NULL; route_match patterns */
+    } cases[] = {{8, 32768, 0, 0, 4, NULL, "_m32_sk8_f$", "_m32_sk_f$"},
+                 {8, 32768, 0, 0, 3, NULL, "_m32_sk8_f$", "_m32_sk_f$"},
+                 {8, 32768, 0, 0, 4, "0", "_m32_sk_f$", "_m32_sk_f$"},
+                 {8, 32768, 0, 0, 8, NULL, "_m32_sk_f$", "_m32_sk_f$"},
+                 {8, 32768, 256, 0, 4, NULL, "_m32_sk_wp$", "_m32_sk_wp$"},
+                 {8, 32767, 0, 0, 4, NULL, "_m32_sk$", "_m32_sk$"},
+                 {8, 32768, 0, 1, 4, NULL, "_m32_sk_*vr", "_m32_sk_*vr"},
+                 {1, min_keys, 0, 0, 4, NULL, "_m32_sk8_f$", "_m32_sk_f$"},
+                 {1, min_keys - 128, 0, 0, 4, NULL, "_m16_", "_m16_"}};
+    const int n = (int)(sizeof cases / sizeof cases[0]);
+    int fail = 0;
+    for (int t = 0; t < 2; ++t) {
+        const flashc_dtype dt = t ? FLASHC_DTYPE_INT8 : FLASHC_DTYPE_FP8_E4M3;
+        for (int c = 0; c < n; ++c) {
+            const int64_t b = cases[c].b, sk = cases[c].s_k, ps = cases[c].page, hkv = 8, hq = 64, d = 128, sq = cases[c].sq;
+            const char *want = t ? cases[c].want : cases[c].want_fp8;
+            const int64_t pages = ps ? (sk + ps - 1) / ps : 0;
+            const int64_t qs[4] = {b, sq, hq, d};
+            const int64_t ks[4] = {b, sk, hkv, d}, kps[4] = {b * pages, ps, hkv, d};
+            const int64_t vts[4] = {b, hkv, d, sk}, vtps[4] = {b * pages, hkv, d, ps};
+            flashc_attention_params p;
+            flashc_attention_params_init(&p);
+            p.q = flashc_make_tensor(fake, dt, 4, qs);
+            p.k = flashc_make_tensor(fake, dt, 4, ps ? kps : ks);
+            p.v = flashc_make_tensor(fake, dt, 4, cases[c].v_rows ? (ps ? kps : ks) : ps ? vtps : vts);
+            p.v_transposed = !cases[c].v_rows;
+            p.out = flashc_make_tensor(fake, FLASHC_DTYPE_BF16, 4, qs);
+            if (ps) {
+                p.page_table = (const int32_t *)fake;
+                p.page_table_stride = pages;
+                p.max_pages_per_seq = (int32_t)pages;
+                p.seqused_k = (const int32_t *)fake;
+                p.max_seqlen_k = (int32_t)sk;
+            }
+            p.backend = FLASHC_BACKEND_SM80;
+            if (cases[c].hook) setenv("FLASHC_SM80_SK32_WIDE", cases[c].hook, 1);
+            const int v = flashc_sm80_route(&p, &ROUTE_DEVICE[ROUTE_FULL]);
+            unsetenv("FLASHC_SM80_SK32_WIDE");
+            const char *name = NULL;
+            if (v >= 0) flashc_sm80_variant_launches(v, &name, NULL);
+            if (!name || !route_match(name, want)) {
+                printf("FAIL sk32 rule: %s b %lld s_q %lld s_k %lld pages %lld%s%s%s planned %s, not \"%s\"\n",
+                       tu_dtype_name(dt), (long long)b, (long long)sq, (long long)sk, (long long)ps,
+                       cases[c].v_rows ? " V rows" : "", cases[c].hook ? " SK32_WIDE=" : "",
+                       cases[c].hook ? cases[c].hook : "", name ? name : "nothing", want);
+                ++fail;
+            }
+        }
+    }
+    printf("sk32 rule: %s\n", fail ? "FAILED" : "8-bit d128 32-row decode plans the wide / 4-warp tiles it should");
+    return fail;
+}
+
 /* ---- One case ---------------------------------------------------------------------------- */
 static void run_case(tcase tc)
 {
@@ -2013,10 +2084,12 @@ static void sm80_sk_fast_cases(void)
                 c = base_case(dt, d); c.b = 2; c.sq = 5; c.sk = 1536; c.hkv = 2; c.hq = 16; c.causal = 1; c.lse = 1;
                 named(&c, "decode skf 40 rows three tiles causal"); run_case(c);
                 setenv("FLASHC_SM80_SK32", "1", 1);
+                setenv("FLASHC_SM80_SK32_WIDE", "0", 1); /* d128: the 4-warp tile, not its wide twin */
                 c = base_case(dt, d); c.b = 3; c.sq = 4; c.sk = 2064; c.hkv = 2; c.hq = 16; c.seqused = 1;
                 named(&c, "decode skf sk32 32 rows seqused"); run_case(c);
                 c = base_case(dt, d); c.b = 2; c.sq = 8; c.sk = 1040; c.hkv = 1; c.hq = 8; c.causal = 1; c.softcap = 5.0f;
                 named(&c, "decode skf sk32 64 rows causal softcap"); run_case(c);
+                unsetenv("FLASHC_SM80_SK32_WIDE");
                 unsetenv("FLASHC_SM80_SK32");
                 expect_routef(&mark, "skf sk32 cases", "_%s_d%d_m32_sk_f$", dtn, d);
             }
@@ -2202,6 +2275,57 @@ static void sm80_row_halves_cases(flashc_dtype dt, const char *dtn, int pair_hi)
     unsetenv("FLASHC_SM80_ROW_HALVES");
 }
 
+/* The wide 32-row tile (fwd_int8_d128_m32_sk8_f: two 16-row groups of 4 warps, 256-key blocks;
+   sm80_launch.cu sm80_sk32_wide: int8, 17-32 rows, wherever the 32-row tile runs and its lean loader
+   applies), on small grids with FLASHC_SM80_SK32=1 (the 32-row tile whatever the work;
+   route_rule_checks plans the rule's own shapes), V^T only (no V-rows twin): 24 and 32 rows, a
+   partly filled last block, seqused_k with an empty sequence, causal, window, every transform, LSE,
+   f16 output, determinism and graph capture, 2 and 3 forced splits; then what stays on the 4-warp
+   tile: an odd key count (the general loader), 64 rows (two tiles), whole pages of 256. fp8 has no
+   wide 32-row tile: its cases here take the 4-warp one. */
+static void sm80_sk32_wide_cases(flashc_dtype dt, const char *dtn)
+{
+    if (g_v_rows) return;
+    const int wide = dt == FLASHC_DTYPE_INT8;
+    tcase c;
+    route_mark mark;
+    route_mark_set(&mark);
+    setenv("FLASHC_SM80_SK32", "1", 1);
+    c = base_case(dt, 128); c.b = 3; c.sq = 3; c.sk = 4112; c.hkv = 2; c.hq = 16; c.causal = 1; c.lse = 1;
+    c.extra = 1;
+    named(&c, "decode wide32 24 rows sk4112 causal lse"); run_case(c);
+    c = base_case(dt, 128); c.b = 3; c.sq = 4; c.sk = 2048; c.hkv = 1; c.hq = 8; c.seqused = 1;
+    c.softcap = 6.0f; c.alibi = ALIBI_BH; c.bias = BIAS_FULL; c.out_dt = FLASHC_DTYPE_F16;
+    { int lk[3] = {2048, 0, 1040}; memcpy(c.seqlens_k, lk, sizeof lk); }
+    named(&c, "decode wide32 32 rows seqused empty softcap alibi bias f16 out"); run_case(c);
+    c = base_case(dt, 128); c.b = 2; c.sq = 4; c.sk = 1808; c.hkv = 2; c.hq = 16; c.wl = 600; c.lse = 1;
+    named(&c, "decode wide32 32 rows window lse"); run_case(c);
+    setenv("FLASHC_SM80_SPLITS", "2", 1);
+    c = base_case(dt, 128); c.b = 2; c.sq = 3; c.sk = 2064; c.hkv = 2; c.hq = 16; c.causal = 1;
+    named(&c, "decode wide32 24 rows forced 2 splits causal"); run_case(c);
+    setenv("FLASHC_SM80_SPLITS", "3", 1);
+    c = base_case(dt, 128); c.b = 3; c.sq = 4; c.sk = 2064; c.hkv = 2; c.hq = 16; c.seqused = 1; c.lse = 1;
+    { int lk[3] = {2064, 0, 272}; memcpy(c.seqlens_k, lk, sizeof lk); }
+    named(&c, "decode wide32 forced 3 splits seqused short"); run_case(c);
+    unsetenv("FLASHC_SM80_SPLITS");
+    expect_routef(&mark, "wide32 skf cases", wide ? "_%s_d128_m32_sk8_f$" : "_%s_d128_m32_sk_f$", dtn);
+    /* the 4-warp tile: no general loader, one wide tile per KV head, no whole-page twin */
+    route_mark_set(&mark);
+    c = base_case(dt, 128); c.b = 3; c.sq = 4; c.sk = 2001; c.hkv = 2; c.hq = 16; c.causal = 1;
+    named(&c, "decode wide32 sk2001 4-warp general"); run_case(c);
+    expect_routef(&mark, "wide32 general case", "_%s_d128_m32_sk$", dtn);
+    route_mark_set(&mark);
+    c = base_case(dt, 128); c.b = 2; c.sq = 8; c.sk = 1808; c.hkv = 2; c.hq = 16; c.wl = 600; c.lse = 1;
+    named(&c, "decode wide32 64 rows 4-warp two tiles window lse"); run_case(c);
+    expect_routef(&mark, "wide32 64-row case", "_%s_d128_m32_sk_f$", dtn);
+    route_mark_set(&mark);
+    c = base_case(dt, 128); c.b = 3; c.kv = KV_PAGED; c.page_size = 256; c.sq = 4; c.hkv = 2; c.hq = 16;
+    { int lk[3] = {2000, 0, 1001}; memcpy(c.seqlens_k, lk, sizeof lk); }
+    named(&c, "decode wide32 paged ps256 4-warp whole pages"); run_case(c);
+    expect_routef(&mark, "wide32 ps256 case", "_%s_d128_m32_sk_wp$", dtn);
+    unsetenv("FLASHC_SM80_SK32");
+}
+
 #define SK_WIDE_MIN_KEYS_PER_SM 6144 /* sm80_launch.cu SM80_SK_WIDE_MIN_KEYS_PER_SM */
 #define SK_WIDE_PAIR_MIN_FILL 0.9     /* sm80_launch.cu SM80_SK_WIDE_PAIR_MIN_FILL */
 static void sm80_sk_wide_cases(void)
@@ -2306,6 +2430,7 @@ static void sm80_sk_wide_cases(void)
         named(&c, "decode wide pair rule past one wave"); run_case(c);
         expect_routef(&mark, "wide pair rule outside cases", "_%s_d128_m16_sk_f$", dtn);
         sm80_row_halves_cases(dt, dtn, pair_hi);
+        sm80_sk32_wide_cases(dt, dtn);
     }
 }
 
@@ -2694,7 +2819,7 @@ int main(int argc, char **argv)
                "failed\n", g_sm90_route_checked, g_sm90_route_fail);
         fail += g_sm90_route_fail;
     }
-    if (ROUTES_ONLY && !g_filter && !g_quick && g_unit < 0) fail += check_route_union() + route_hook_checks();
+    if (ROUTES_ONLY && !g_filter && !g_quick && g_unit < 0) fail += check_route_union() + route_hook_checks() + route_rule_checks();
     printf("%d passed, %d failed, %d skipped\n", pass, fail, skip);
     if (fail) return 1;
     if (pass == 0 && skip > 0) return 77;

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# scratch (session 55): build, A/B of the int8 wide 32-row tile against FLASHC_SM80_SK32_WIDE=0, then
+# the GPU suite's part 1 on the same build (the rule under test is on by default)
+cc=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d .)
+t0=$(date +%s)
+mkdir -p build-gpu/logs
+cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DFLASHC_SM80_ARCHS="$cc" > build-gpu/logs/configure.log 2>&1 &&
+  cmake --build build-gpu -j16 > build-gpu/logs/build.log 2>&1 || { tail -30 build-gpu/logs/build.log; exit 1; }
+echo "build $(( $(date +%s) - t0 )) s"
+t0=$(date +%s)
+tools/ab/sk32_wide_ab.sh build-gpu/libflashc.so $OUT/ab.txt > /dev/null; cat $OUT/ab.txt
+echo "A/B $(( $(date +%s) - t0 )) s"
+[ -n "${AB_ONLY:-}" ] && exit 0 # AB_ONLY=1: build and A/B only
+# the suite only where the wide tile wins the shapes it is for: the mean of the rule column's
+# change over the first three (int8 b 8 32k s_q 4 / 3, 16k s_q 4) at least +1.5 %
+gain=$(grep "GB/s" $OUT/ab.txt | head -3 | awk -F'|' '{split($3, a, " "); g += a[3] + 0} END {printf "%.2f", g / NR}')
+echo "mean gain over the target shapes: $gain %"
+awk -v g="$gain" 'BEGIN {exit !(g >= 1.5)}' || { echo "A/B lost: suite skipped"; exit 0; }
+scripts/gpu_suite.sh --build-dir build-gpu --part 1 > $OUT/p1.log 2>&1; grep -v never: $OUT/p1.log | tail -24
