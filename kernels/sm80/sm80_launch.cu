@@ -620,7 +620,8 @@ static int sm80_row_halves(const flashc_problem *p, const flashc_device_info *de
    (session 41). H200 (session 55, ab80 against FLASHC_SM80_SK32_WIDE=0, h 64/8 s_q 4, GB/s;
    bench/results/2026-12-06-h200-sk32-wide-ab.txt): int8 b 8 32k 3456 -> 3664 (+6.0 %), b 32 8k
    +2.4 %; fp8 b 8 32k s_q 4 / 3 +0.9 / +1.0 %, 16k +0.5 %, b 16 16k +2.5 %, b 32 8k -2.0 % (no
-   fp8 twin: noise level, its e4m3 conversions per key group); 64 rows as two tiles (fp8 b 64 h 32/8
+   fp8 twin: at 32 rows fp8 is bound by its f16 HMMAs, twice int8's k32 IMMAs, not by the stream;
+   docs/sm80.md "Session 55"); 64 rows as two tiles (fp8 b 64 h 32/8
    / b 32 h 64/8 s_q 8 8k) -4.2 / -8.3 %; pages of 256 (a whole-page twin) fp8 -0.1 %, int8 -3.1 %,
    so neither is built. Dev hook FLASHC_SM80_SK32_WIDE=0: the 4-warp tile, for A/B. */
 static int sm80_sk32_wide(long long rows)
@@ -684,6 +685,7 @@ static int pick_variant(const flashc_problem *p, const flashc_device_info *dev, 
         const int tiles8 = v->block_m > SM80_SK_ROWS_8BIT     ? SM80_SK32_MAX_TILES_8BIT
                            : sub == SM80_PAGE16_SHIFT ? SM80_SPLIT_KEYS_MAX_TILES_8BIT_PAGE16
                                                       : SM80_SPLIT_KEYS_MAX_TILES_8BIT;
+        /* the 32-row work threshold counts 128-key blocks for the wide tile too (its A/B's basis) */
         if (sk && is8 && v->block_m > SM80_SK_ROWS_8BIT && !sm80_sk32_rows(p, dev, rows, wide ? SM80_SK_WIDE_BLOCK_N / 2 : v->block_n())) continue;
         if (sk && (rows > (long long)v->block_m * (is8 ? tiles8 : SM80_SPLIT_KEYS_MAX_TILES_16BIT) ||
                    (!is8 && p->kv_layout == FLASHC_KV_PAGED && rows <= SM80_SPLIT_KEYS_MIN_ROWS_16BIT_PAGED &&
