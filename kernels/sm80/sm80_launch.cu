@@ -674,8 +674,9 @@ static int pick_variant(const flashc_problem *p, const flashc_device_info *dev, 
         const int sk = v->kind == SM80_KIND_SPLIT_KEYS || sk_pg || pg16 || sk_f || sk_wp;
         const int wide = sk && v->block_n() == SM80_SK_WIDE_BLOCK_N;
         const int halves = wide && v->block_m == SM80_SK_ROWS_8BIT && sm80_row_halves(p, dev, rows);
-        if (wide && v->block_m > SM80_SK_ROWS_8BIT ? !sm80_sk32_wide(rows) : wide && !halves && !sm80_sk_wide(p, dev, rows))
-            continue;
+        /* wide tiles: 32 rows by their rule; 16 rows by row halves or the wide rule */
+        if (wide && v->block_m > SM80_SK_ROWS_8BIT && !sm80_sk32_wide(rows)) continue;
+        if (wide && v->block_m <= SM80_SK_ROWS_8BIT && !halves && !sm80_sk_wide(p, dev, rows)) continue;
         if (sk_f && !sm80_sk_fast_ok(p)) continue;
         if (sk_wp && !sm80_sk_wp_ok(p, v->block_n())) continue;
         if (sk_pg && !is8 && !sm80_sk_pg_16bit(rows)) continue;

@@ -1064,6 +1064,34 @@ static int check_route_union(void)
     return unreached;
 }
 
+/* test_routes: planning-only params (pointers never read) for the route checks below: Q [b, s_q,
+   h_q, d]; K [b, s_k, h_kv, d], or on pages of ps keys [b * pages, ps, h_kv, d] with a page table;
+   V the same, or for 8-bit V^T [b, h_kv, d, s_k] ([b * pages, h_kv, d, ps]) unless v_rows; bf16 out. */
+static void route_fake_params(flashc_attention_params *p, flashc_dtype dt, int64_t b, int64_t sq, int64_t sk,
+                              int64_t hq, int64_t hkv, int64_t d, int64_t ps, int v_rows)
+{
+    static uint64_t fake[64]; /* 16-byte aligned, never dereferenced */
+    const int64_t pages = ps ? (sk + ps - 1) / ps : 0;
+    const int64_t qs[4] = {b, sq, hq, d};
+    const int64_t ks[4] = {b, sk, hkv, d}, kps[4] = {b * pages, ps, hkv, d};
+    const int64_t vts[4] = {b, hkv, d, sk}, vtps[4] = {b * pages, hkv, d, ps};
+    const int vt = is_8bit(dt) && !v_rows;
+    flashc_attention_params_init(p);
+    p->q = flashc_make_tensor(fake, dt, 4, qs);
+    p->k = flashc_make_tensor(fake, dt, 4, ps ? kps : ks);
+    p->v = flashc_make_tensor(fake, dt, 4, vt ? (ps ? vtps : vts) : ps ? kps : ks);
+    p->v_transposed = vt;
+    p->out = flashc_make_tensor(fake, FLASHC_DTYPE_BF16, 4, qs);
+    if (ps) {
+        p->page_table = (const int32_t *)fake;
+        p->page_table_stride = pages;
+        p->max_pages_per_seq = (int32_t)pages;
+        p->seqused_k = (const int32_t *)fake;
+        p->max_seqlen_k = (int32_t)sk;
+    }
+    p->backend = FLASHC_BACKEND_SM80;
+}
+
 /* test_routes: the dev hook FLASHC_SM80_AS_CC (sm80_launch.cu sm80_device), which the GPU suite's
    sm_89 pass relies on, plans as the named older GPU: on the H200 an fp8 decode call takes a
    split-key tile (sm_90 only); as sm_89 a tile with a body there; as sm_86 fp8 is refused; a
@@ -1071,7 +1099,6 @@ static int check_route_union(void)
    on the H200, a 99 KB tile as sm_89. Pointers are never read (planning only). Returns failures. */
 static int route_hook_checks(void)
 {
-    static uint64_t fake[64]; /* 16-byte aligned, never dereferenced */
     int fail = 0;
     struct {
         flashc_dtype dt;
@@ -1081,17 +1108,8 @@ static int route_hook_checks(void)
                   {FLASHC_DTYPE_BF16, 2048, 2048, 8, 8, 256, "_n64", "_n64"}};
     for (int c = 0; c < 2; ++c) {
         const int is8 = is_8bit(cases[c].dt);
-        const int64_t qs[4] = {1, cases[c].s_q, cases[c].h_q, cases[c].d};
-        const int64_t ks[4] = {1, cases[c].s_k, cases[c].h_kv, cases[c].d};
-        const int64_t vts[4] = {1, cases[c].h_kv, cases[c].d, cases[c].s_k};
         flashc_attention_params p;
-        flashc_attention_params_init(&p);
-        p.q = flashc_make_tensor(fake, cases[c].dt, 4, qs);
-        p.k = flashc_make_tensor(fake, cases[c].dt, 4, ks);
-        p.v = flashc_make_tensor(fake, cases[c].dt, 4, is8 ? vts : ks);
-        p.v_transposed = is8;
-        p.out = flashc_make_tensor(fake, FLASHC_DTYPE_BF16, 4, qs);
-        p.backend = FLASHC_BACKEND_SM80;
+        route_fake_params(&p, cases[c].dt, 1, cases[c].s_q, cases[c].s_k, cases[c].h_q, cases[c].h_kv, cases[c].d, 0, 0);
         const char *name = NULL;
         static const char *const as[4] = {NULL, "89", "86", "95"};
         int v[4];
@@ -1144,7 +1162,6 @@ static int route_hook_checks(void)
 #define SK32_CTAS_PER_SM 2          /* sm80_launch.cu SM80_CTAS_PER_SM_TARGET */
 static int route_rule_checks(void)
 {
-    static uint64_t fake[64]; /* 16-byte aligned, never dereferenced */
     const int64_t min_keys = (int64_t)SK32_MIN_BLOCKS_PER_SLOT * SK32_CTAS_PER_SM * H200_SMS * 128 / 8;
     struct {
         int64_t b, s_k, page, v_rows;
@@ -1166,25 +1183,8 @@ static int route_rule_checks(void)
         for (int c = 0; c < n; ++c) {
             const int64_t b = cases[c].b, sk = cases[c].s_k, ps = cases[c].page, hkv = 8, hq = 64, d = 128, sq = cases[c].sq;
             const char *want = t ? cases[c].want : cases[c].want_fp8;
-            const int64_t pages = ps ? (sk + ps - 1) / ps : 0;
-            const int64_t qs[4] = {b, sq, hq, d};
-            const int64_t ks[4] = {b, sk, hkv, d}, kps[4] = {b * pages, ps, hkv, d};
-            const int64_t vts[4] = {b, hkv, d, sk}, vtps[4] = {b * pages, hkv, d, ps};
             flashc_attention_params p;
-            flashc_attention_params_init(&p);
-            p.q = flashc_make_tensor(fake, dt, 4, qs);
-            p.k = flashc_make_tensor(fake, dt, 4, ps ? kps : ks);
-            p.v = flashc_make_tensor(fake, dt, 4, cases[c].v_rows ? (ps ? kps : ks) : ps ? vtps : vts);
-            p.v_transposed = !cases[c].v_rows;
-            p.out = flashc_make_tensor(fake, FLASHC_DTYPE_BF16, 4, qs);
-            if (ps) {
-                p.page_table = (const int32_t *)fake;
-                p.page_table_stride = pages;
-                p.max_pages_per_seq = (int32_t)pages;
-                p.seqused_k = (const int32_t *)fake;
-                p.max_seqlen_k = (int32_t)sk;
-            }
-            p.backend = FLASHC_BACKEND_SM80;
+            route_fake_params(&p, dt, b, sq, sk, hq, hkv, d, ps, (int)cases[c].v_rows);
             if (cases[c].hook) setenv("FLASHC_SM80_SK32_WIDE", cases[c].hook, 1);
             const int v = flashc_sm80_route(&p, &ROUTE_DEVICE[ROUTE_FULL]);
             unsetenv("FLASHC_SM80_SK32_WIDE");
