@@ -49,7 +49,9 @@
 #define DEC_D 128                          /* head dim: one 128-byte panel per e4m3 row */
 #define DEC_N 128                          /* keys per block (one V^T box of 128 keys) */
 #define DEC_M 64                           /* packed rows per tile: one wgmma M */
-#define DEC_STAGES 3                       /* K / V^T ring */
+#ifndef DEC_STAGES
+#define DEC_STAGES 3                       /* K / V^T ring (-D to sweep) */
+#endif
 #define DEC_ROW_BYTES 128
 #define DEC_Q_BYTES (DEC_M * DEC_ROW_BYTES)        /* 8 KB */
 #define DEC_K_BYTES (DEC_N * DEC_ROW_BYTES)        /* 16 KB */
@@ -61,7 +63,9 @@
 #define DEC_CONSUMER_THREADS 128
 #define DEC_CONSUMER_WARPS (DEC_CONSUMER_THREADS / 32)
 #define DEC_THREADS (DEC_CONSUMER_THREADS + 32) /* + the producer warp */
-#define DEC_CTAS_PER_SM 2
+#ifndef DEC_CTAS_PER_SM
+#define DEC_CTAS_PER_SM 2                  /* 3 (DEC_STAGES 2 fits the smem) spills: 120 registers */
+#endif
 #define DEC_S_REGS (DEC_N / 2)
 #define DEC_O_REGS (DEC_D / 2)
 #define DEC_P_REGS (DEC_N / 8)             /* e4m3 A fragments: 4 per 32-key k-step */
