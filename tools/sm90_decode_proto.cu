@@ -187,7 +187,8 @@ static __device__ __forceinline__ void dec_softmax(float *s, float *o, float m[2
 }
 
 /* P to the 8-bit A fragment: e4m3 pairs per lane, two quad shuffles and a byte permute
-   (sm90_p8.h; the Hopper kernel's fwd_convert_p for V^T). */
+   (sm90_p8.h). A copy of the Hopper kernel's fwd_convert_p for V^T, which lives inside the
+   variant body fwd_kernel.cuh; integrating this tile moves one shared copy into sm90_p8.h. */
 static __device__ __forceinline__ void dec_convert_p(uint32_t *pf, const float *s, int lane)
 {
     const int t = lane % 4;

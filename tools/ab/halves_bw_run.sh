@@ -3,12 +3,7 @@
 # `git am tools/ab/halves-bw.patch` on a branch) on the device: build, the DRAM peak the library
 # derives, an A/B of the rule against row halves forced (the rule before the patch at these one-wave
 # shapes) and off, then the GPU suite (parts 1 and 2) on the same build.
-cc=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d .)
-t0=$(date +%s)
-mkdir -p build-gpu/logs
-cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DFLASHC_SM80_ARCHS="$cc" > build-gpu/logs/configure.log 2>&1 &&
-  cmake --build build-gpu -j16 > build-gpu/logs/build.log 2>&1 || { tail -30 build-gpu/logs/build.log; exit 1; }
-echo "build $(( $(date +%s) - t0 )) s"
+. tools/ab/build_gpu.sh
 cat > /tmp/dram.c <<'C'
 #include <stdio.h>
 #include <cuda_runtime.h>

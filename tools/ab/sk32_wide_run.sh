@@ -2,12 +2,7 @@
 # scratch (session 55): build, A/B of the int8 wide 32-row tile against FLASHC_SM80_SK32_WIDE=0, then
 # the GPU suite on the same build (the rule under test is on by default): part 1, flashc_bench's int8
 # decode set with the rule and with FLASHC_SM80_SK32_WIDE=0, part 2
-cc=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d .)
-t0=$(date +%s)
-mkdir -p build-gpu/logs
-cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DFLASHC_SM80_ARCHS="$cc" > build-gpu/logs/configure.log 2>&1 &&
-  cmake --build build-gpu -j16 > build-gpu/logs/build.log 2>&1 || { tail -30 build-gpu/logs/build.log; exit 1; }
-echo "build $(( $(date +%s) - t0 )) s"
+. tools/ab/build_gpu.sh
 t0=$(date +%s)
 tools/ab/sk32_wide_ab.sh build-gpu/libflashc.so $OUT/ab.txt > /dev/null; cat $OUT/ab.txt
 echo "A/B $(( $(date +%s) - t0 )) s"
