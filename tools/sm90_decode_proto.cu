@@ -90,6 +90,7 @@ typedef struct dec_params {
     float scale_log2;     /* softmax scale x log2(e) x q_descale x k_descale */
     float v_descale;
     int causal;
+    uint64_t policy;      /* L2 cache hint of the K / V^T loads (DEC_POLICY) */
 } dec_params;
 
 /* ---- Setup ------------------------------------------------------------------------------- */
@@ -109,7 +110,7 @@ static __device__ __forceinline__ uint32_t dec_vt(uint32_t base, int stage)
 /* ---- Producer ---------------------------------------------------------------------------- */
 /* Key blocks n_lo .. n_lo + count - 1, low to high; TMA zero-fills keys past s_k (masked later). */
 static __device__ void dec_producer(const CUtensorMap *tk, const CUtensorMap *tvt, uint32_t base, int n_lo, int count,
-                                    int hk, int bi)
+                                    int hk, int bi, uint64_t policy)
 {
     for (int it = 0; it < count; ++it) {
         const int stage = it % DEC_STAGES;
@@ -117,8 +118,8 @@ static __device__ void dec_producer(const CUtensorMap *tk, const CUtensorMap *tv
         const uint32_t full = dec_bar(base, DEC_FULL, stage);
         mbarrier_arrive_expect_tx(full, DEC_STAGE_BYTES);
         const int key0 = (n_lo + it) * DEC_N;
-        cp_async_bulk_tensor_4d_shared_global(dec_k(base, stage), tk, 0, hk, key0, bi, full, CP_ASYNC_BULK_EVICT_FIRST);
-        cp_async_bulk_tensor_4d_shared_global(dec_vt(base, stage), tvt, key0, 0, hk, bi, full, CP_ASYNC_BULK_EVICT_FIRST);
+        cp_async_bulk_tensor_4d_shared_global(dec_k(base, stage), tk, 0, hk, key0, bi, full, policy);
+        cp_async_bulk_tensor_4d_shared_global(dec_vt(base, stage), tvt, key0, 0, hk, bi, full, policy);
     }
 }
 
@@ -225,6 +226,10 @@ static __device__ void dec_consumer(const dec_params *p, uint8_t *smem, uint32_t
     for (int it = 0; it < count; ++it) {
         const int stage = it % DEC_STAGES;
         mbarrier_wait_parity(dec_bar(base, DEC_FULL, stage), (it / DEC_STAGES) & 1);
+#ifdef DEC_NO_MATH /* sweep: the TMA stream alone (the output is wrong) */
+        if (lane == 0) mbarrier_arrive(dec_bar(base, DEC_EMPTY, stage));
+        continue;
+#endif
         float s[DEC_S_REGS];
         const uint64_t dk = wgmma_desc_sw128(dec_k(base, stage), 16, DEC_SWIZZLE_GROUP_BYTES);
         wgmma_fence();
@@ -300,7 +305,7 @@ __global__ void __launch_bounds__(DEC_THREADS, DEC_CTAS_PER_SM)
     }
     __syncthreads();
     if (warp == DEC_CONSUMER_WARPS) {
-        if (threadIdx.x % 32 == 0) dec_producer(&tmap_k, &tmap_vt, base, n_lo, count, hk, bi);
+        if (threadIdx.x % 32 == 0) dec_producer(&tmap_k, &tmap_vt, base, n_lo, count, hk, bi, p.policy);
         return;
     }
     dec_consumer(&p, smem, base, n_lo, count, hk, bi, split);
@@ -333,6 +338,23 @@ __global__ void __launch_bounds__(DEC_COMBINE_THREADS) dec_combine(const __grid_
 /* ---- Host -------------------------------------------------------------------------------- */
 static PFN_cuTensorMapEncodeTiled_v12000 g_encode;
 
+/* Sweep knobs (environment): DEC_PROMO 0-3 (L2 promotion none / 64B / 128B / 256B, default 256B),
+   DEC_POLICY first | last | normal (the loads' L2 hint, default first), DEC_SPLITS n (force the
+   key splits), DEC_BENCH quick (three fast shapes). */
+#define DEC_POLICY_NORMAL 0x1000000000000000ull
+static int env_int(const char *name, int fallback)
+{
+    const char *v = getenv(name);
+    return v && *v ? atoi(v) : fallback;
+}
+static uint64_t env_policy(void)
+{
+    const char *v = getenv("DEC_POLICY");
+    if (v && !strcmp(v, "normal")) return DEC_POLICY_NORMAL;
+    if (v && !strcmp(v, "last")) return CP_ASYNC_BULK_EVICT_LAST;
+    return CP_ASYNC_BULK_EVICT_FIRST;
+}
+
 static void get_encoder(void)
 {
     void *f = NULL;
@@ -351,7 +373,8 @@ static CUtensorMap tmap4(const void *ptr, const uint64_t dims[4], const uint64_t
     CUtensorMap map;
     const cuuint32_t box[4] = {DEC_ROW_BYTES, box1, box2, 1}, es[4] = {1, 1, 1, 1};
     CUresult r = g_encode(&map, CU_TENSOR_MAP_DATA_TYPE_UINT8, 4, (void *)ptr, dims, strides, box, es,
-                          CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                          CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+                          (CUtensorMapL2promotion)env_int("DEC_PROMO", CU_TENSOR_MAP_L2_PROMOTION_L2_256B),
                           CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
     if (r != CUDA_SUCCESS) {
         printf("cuTensorMapEncodeTiled failed (%d)\n", (int)r);
@@ -406,7 +429,8 @@ static void setup(run *rn, shape sh, int sms)
     const float q_descale = 0.5f, k_descale = 0.25f;
     p->v_descale = 0.75f;
     p->scale_log2 = 1.f / sqrtf((float)DEC_D) * FLASHC_LOG2E * q_descale * k_descale;
-    plan(p, sh.splits, sms);
+    p->policy = env_policy();
+    plan(p, env_int("DEC_SPLITS", sh.splits), sms);
     const size_t nq = (size_t)p->b * p->s_q * p->h_q * DEC_D, nk = (size_t)p->b * p->s_k * p->h_kv * DEC_D;
     uint8_t *q8 = (uint8_t *)malloc(nq), *k8 = (uint8_t *)malloc(nk), *vt8 = (uint8_t *)malloc(nk);
     rn->hq = (float *)malloc(nq * 4), rn->hk = (float *)malloc(nk * 4), rn->hv = (float *)malloc(nk * 4);
@@ -545,15 +569,19 @@ static int cmd_bench(int sms)
     const shape shapes[] = {{8, 64, 8, 1, 4096, 0, 0},  {8, 64, 8, 4, 4096, 0, 0},  {8, 64, 8, 1, 32768, 0, 0},
                             {8, 64, 8, 4, 32768, 0, 0}, {8, 64, 8, 8, 32768, 0, 0}, {8, 64, 8, 4, 16384, 0, 0},
                             {16, 64, 8, 4, 16384, 0, 0}, {64, 32, 8, 1, 4096, 0, 0}, {64, 32, 8, 4, 4096, 0, 0}};
+    const shape quick[] = {{8, 64, 8, 1, 4096, 0, 0}, {8, 64, 8, 4, 16384, 0, 0}, {32, 32, 8, 1, 4096, 0, 0}};
+    const int use_quick = getenv("DEC_BENCH") && !strcmp(getenv("DEC_BENCH"), "quick");
+    const shape *set = use_quick ? quick : shapes;
+    const size_t count = use_quick ? sizeof quick / sizeof quick[0] : sizeof shapes / sizeof shapes[0];
     void *flush;
     CHECK(cudaMalloc(&flush, DEC_FLUSH_BYTES));
     cudaEvent_t e0, e1;
     CHECK(cudaEventCreate(&e0));
     CHECK(cudaEventCreate(&e1));
     int fail = 0;
-    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; ++i) {
+    for (size_t i = 0; i < count; ++i) {
         run rn;
-        setup(&rn, shapes[i], sms);
+        setup(&rn, set[i], sms);
         float ms[DEC_REPS];
         for (int r = 0; r < DEC_REPS; ++r) {
             CHECK(cudaMemsetAsync(flush, r, DEC_FLUSH_BYTES));
@@ -571,8 +599,7 @@ static int cmd_bench(int sms)
         const int ok = e <= DEC_CHECK_TOL && nan == 0;
         fail += !ok;
         printf("b %3d h %2d/%d s_q %d s_k %6d splits %3d: %8.4f ms %6.0f GB/s  (batch 0: rel rms %.4f%s)\n",
-               shapes[i].b, shapes[i].h_q, shapes[i].h_kv, shapes[i].s_q, shapes[i].s_k, rn.p.splits,
-               ms[DEC_REPS / 2], bytes / (ms[DEC_REPS / 2] * 1e-3) / 1e9, e, ok ? "" : " FAIL");
+               set[i].b, set[i].h_q, set[i].h_kv, set[i].s_q, set[i].s_k, rn.p.splits, ms[DEC_REPS / 2], bytes / (ms[DEC_REPS / 2] * 1e-3) / 1e9, e, ok ? "" : " FAIL");
         teardown(&rn);
     }
     cudaFree(flush);
