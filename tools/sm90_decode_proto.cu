@@ -47,15 +47,20 @@
 
 /* ---- Budget ------------------------------------------------------------------------------ */
 #define DEC_D 128                          /* head dim: one 128-byte panel per e4m3 row */
-#define DEC_N 128                          /* keys per block (one V^T box of 128 keys) */
+#ifndef DEC_N
+#define DEC_N 128                          /* keys per block: 128 or 256 (-D to sweep) */
+#endif
+#define DEC_PANEL_KEYS 128                 /* one V^T box / one m64n128 S wgmma: 128 B of e4m3 keys */
+#define DEC_PANELS (DEC_N / DEC_PANEL_KEYS)
+#define DEC_PANEL_BYTES (DEC_PANEL_KEYS * DEC_ROW_BYTES) /* 16 KB: a K panel or a V^T panel */
 #define DEC_M 64                           /* packed rows per tile: one wgmma M */
 #ifndef DEC_STAGES
 #define DEC_STAGES 3                       /* K / V^T ring (-D to sweep) */
 #endif
 #define DEC_ROW_BYTES 128
 #define DEC_Q_BYTES (DEC_M * DEC_ROW_BYTES)        /* 8 KB */
-#define DEC_K_BYTES (DEC_N * DEC_ROW_BYTES)        /* 16 KB */
-#define DEC_VT_BYTES (DEC_D * DEC_N)               /* 16 KB: 128 d-rows of 128 keys */
+#define DEC_K_BYTES (DEC_N * DEC_ROW_BYTES)        /* DEC_PANELS x 16 KB */
+#define DEC_VT_BYTES (DEC_D * DEC_N)               /* DEC_PANELS x (128 d-rows of 128 keys) */
 #define DEC_STAGE_BYTES (DEC_K_BYTES + DEC_VT_BYTES)
 #define DEC_BAR_OFFSET (DEC_Q_BYTES + DEC_STAGES * DEC_STAGE_BYTES)
 #define DEC_ALIGN 1024                     /* 128B-swizzle atom: TMA and descriptors agree at offset 0 */
@@ -119,7 +124,9 @@ static __device__ void dec_producer(const CUtensorMap *tk, const CUtensorMap *tv
         mbarrier_arrive_expect_tx(full, DEC_STAGE_BYTES);
         const int key0 = (n_lo + it) * DEC_N;
         cp_async_bulk_tensor_4d_shared_global(dec_k(base, stage), tk, 0, hk, key0, bi, full, policy);
-        cp_async_bulk_tensor_4d_shared_global(dec_vt(base, stage), tvt, key0, 0, hk, bi, full, policy);
+        for (int pn = 0; pn < DEC_PANELS; ++pn) /* adjacent 128-byte runs of each V^T row, back to back */
+            cp_async_bulk_tensor_4d_shared_global(dec_vt(base, stage) + pn * DEC_PANEL_BYTES, tvt,
+                                                  key0 + pn * DEC_PANEL_KEYS, 0, hk, bi, full, policy);
     }
 }
 
@@ -231,12 +238,15 @@ static __device__ void dec_consumer(const dec_params *p, uint8_t *smem, uint32_t
         continue;
 #endif
         float s[DEC_S_REGS];
-        const uint64_t dk = wgmma_desc_sw128(dec_k(base, stage), 16, DEC_SWIZZLE_GROUP_BYTES);
         wgmma_fence();
 #pragma unroll
-        for (int kk = 0; kk < DEC_ROW_BYTES / DEC_MMA_K_BYTES; ++kk)
-            wgmma_m64n128k32_f32_e4m3_e4m3_ss(s, wgmma_desc_advance(dq, kk * DEC_MMA_K_BYTES),
-                                              wgmma_desc_advance(dk, kk * DEC_MMA_K_BYTES), kk > 0);
+        for (int pn = 0; pn < DEC_PANELS; ++pn) { /* keys 128 pn.. into registers 64 pn.. (dec_col holds) */
+            const uint64_t dk = wgmma_desc_sw128(dec_k(base, stage) + pn * DEC_PANEL_BYTES, 16, DEC_SWIZZLE_GROUP_BYTES);
+#pragma unroll
+            for (int kk = 0; kk < DEC_ROW_BYTES / DEC_MMA_K_BYTES; ++kk)
+                wgmma_m64n128k32_f32_e4m3_e4m3_ss(s + pn * DEC_PANEL_KEYS / 2, wgmma_desc_advance(dq, kk * DEC_MMA_K_BYTES),
+                                                  wgmma_desc_advance(dk, kk * DEC_MMA_K_BYTES), kk > 0);
+        }
         wgmma_commit_group();
         wgmma_wait_group(0);
 #pragma unroll
@@ -245,13 +255,15 @@ static __device__ void dec_consumer(const dec_params *p, uint8_t *smem, uint32_t
         dec_softmax(s, o, m, l);
         uint32_t pf[DEC_P_REGS];
         dec_convert_p(pf, s, lane);
-        const uint64_t dv = wgmma_desc_sw128(dec_vt(base, stage), 16, DEC_SWIZZLE_GROUP_BYTES);
 #pragma unroll
         for (int i = 0; i < DEC_O_REGS; ++i) wgmma_fence_operand_f32(&o[i]);
         wgmma_fence();
 #pragma unroll
-        for (int kk = 0; kk < DEC_N / (DEC_MMA_K_BYTES); ++kk)
-            wgmma_m64n128k32_f32_e4m3_e4m3_rs(o, pf + 4 * kk, wgmma_desc_advance(dv, kk * DEC_MMA_K_BYTES), 1);
+        for (int kk = 0; kk < DEC_N / DEC_MMA_K_BYTES; ++kk) {
+            const int pn = kk / (DEC_PANEL_KEYS / DEC_MMA_K_BYTES), kp = kk % (DEC_PANEL_KEYS / DEC_MMA_K_BYTES);
+            const uint64_t dv = wgmma_desc_sw128(dec_vt(base, stage) + pn * DEC_PANEL_BYTES, 16, DEC_SWIZZLE_GROUP_BYTES);
+            wgmma_m64n128k32_f32_e4m3_e4m3_rs(o, pf + 4 * kk, wgmma_desc_advance(dv, kp * DEC_MMA_K_BYTES), 1);
+        }
         wgmma_commit_group();
         wgmma_wait_group(0);
 #pragma unroll
@@ -463,7 +475,7 @@ static void setup(run *rn, shape sh, int sms)
     rn->tk = tmap4(rn->dk, kd, ks, 1, DEC_N);
     const uint64_t vd[4] = {(uint64_t)p->s_k, DEC_D, (uint64_t)p->h_kv, (uint64_t)p->b};
     const uint64_t vs[3] = {(uint64_t)p->s_k, (uint64_t)p->s_k * DEC_D, (uint64_t)p->s_k * DEC_D * p->h_kv};
-    rn->tvt = tmap4(rn->dvt, vd, vs, DEC_D, 1);
+    rn->tvt = tmap4(rn->dvt, vd, vs, DEC_D, 1); /* one 128-key panel per box */
     free(q8), free(k8), free(vt8);
 }
 
