@@ -10,6 +10,8 @@
                r / group, head h_kv * group + r % group), at most DEC_M = 64 (one wgmma M)
      warps     0-3: the consumer warpgroup (S = Q K^T, softmax, O += P V^T; wgmma m64n128k32 e4m3);
                4: the producer (lane 0 issues the TMA loads of K and V^T)
+     keys      DEC_N = 128 per stage (or 256: two 128-key panels, one CTA per SM, 255 registers;
+               no faster on the H100, session 57)
      smem      Q [64 x 128 B] + DEC_STAGES x (K [128 keys x 128 B] + V^T [128 d x 128 keys]), all
                128B-swizzled (TMA writes K / V^T so; the consumers write Q so), + 2 x STAGES mbarriers
      registers S 64 f32, O 64 f32, P 16 b32 per thread; __launch_bounds__(160, 2): at most 204
@@ -350,7 +352,8 @@ __global__ void __launch_bounds__(DEC_COMBINE_THREADS) dec_combine(const __grid_
 /* ---- Host -------------------------------------------------------------------------------- */
 static PFN_cuTensorMapEncodeTiled_v12000 g_encode;
 
-/* Sweep knobs (environment): DEC_PROMO 0-3 (L2 promotion none / 64B / 128B / 256B, default 256B),
+/* Sweep knobs (environment): DEC_PROMO 0-3 (L2 promotion none / 64B / 128B / 256B; default none:
+   on the H100 none and 128B read 7-17 % faster than 256B, session 57),
    DEC_POLICY first | last | normal (the loads' L2 hint, default first), DEC_SPLITS n (force the
    key splits), DEC_BENCH quick (three fast shapes). */
 #define DEC_POLICY_NORMAL 0x1000000000000000ull
@@ -386,7 +389,7 @@ static CUtensorMap tmap4(const void *ptr, const uint64_t dims[4], const uint64_t
     const cuuint32_t box[4] = {DEC_ROW_BYTES, box1, box2, 1}, es[4] = {1, 1, 1, 1};
     CUresult r = g_encode(&map, CU_TENSOR_MAP_DATA_TYPE_UINT8, 4, (void *)ptr, dims, strides, box, es,
                           CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
-                          (CUtensorMapL2promotion)env_int("DEC_PROMO", CU_TENSOR_MAP_L2_PROMOTION_L2_256B),
+                          (CUtensorMapL2promotion)env_int("DEC_PROMO", CU_TENSOR_MAP_L2_PROMOTION_NONE),
                           CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
     if (r != CUDA_SUCCESS) {
         printf("cuTensorMapEncodeTiled failed (%d)\n", (int)r);
