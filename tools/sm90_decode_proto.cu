@@ -9,7 +9,8 @@
      rows      the s_q x group query rows that share a KV head, packed token-major (row r = token
                r / group, head h_kv * group + r % group), at most DEC_M = 64 (one wgmma M)
      warps     0-3: the consumer warpgroup (S = Q K^T, softmax, O += P V^T; wgmma m64n128k32 e4m3);
-               4: the producer (lane 0 issues the TMA loads of K and V^T)
+               4: the producer (lane 0 issues the TMA loads of K and V^T; with -DDEC_CP_ASYNC=1 its
+               32 lanes load them with 16-byte cp.async instead, session 57's sweep)
      keys      DEC_N = 128 per stage (or 256: two 128-key panels, one CTA per SM, 255 registers;
                no faster on the H100, session 57)
      smem      Q [64 x 128 B] + DEC_STAGES x (K [128 keys x 128 B] + V^T [128 d x 128 keys]), all
@@ -37,6 +38,7 @@
 #include <cuda_runtime.h>
 
 #include "ptx/bar.h"
+#include "ptx/cp_async.h"
 #include "ptx/cp_async_bulk.h"
 #include "ptx/cvt.h"
 #include "ptx/ex2.h"
@@ -81,6 +83,11 @@
 #define DEC_CHUNK_BYTES 16                 /* the swizzle permutes 16-byte chunks: c ^ (row % 8) */
 #define DEC_P_OFFSET_LOG2 8.f              /* P = 2^8 exp2(s - max) <= 256 < 448, e4m3's largest */
 #define DEC_BAR_Q 1                        /* named barrier: the consumers' Q is in smem */
+#ifndef DEC_CP_ASYNC
+#define DEC_CP_ASYNC 0                     /* 1: the producer warp's 32 lanes load with cp.async (sweep) */
+#endif
+#define DEC_PRODUCER_LANES 32
+#define DEC_CP_LAG (DEC_STAGES - 1)        /* cp.async producer: blocks in flight behind the one issued */
 #define DEC_FULL 0                         /* mbarrier kinds per stage */
 #define DEC_EMPTY 1
 #define DEC_COMBINE_THREADS 128
@@ -89,6 +96,8 @@
 
 typedef struct dec_params {
     const uint8_t *q;     /* [b, s_q, h_q, d] e4m3 */
+    const uint8_t *k;     /* [b, s_k, h_kv, d] e4m3 (the cp.async producer; TMA reads it by tensor map) */
+    const uint8_t *vt;    /* [b, h_kv, d, s_k] e4m3 (likewise) */
     uint16_t *o;          /* [b, s_q, h_q, d] bf16 */
     float *ws_o;          /* [splits, b, h_kv, DEC_M, d]: O / l of each split (splits > 1) */
     float *ws_lse;        /* [splits, b, h_kv, DEC_M]: log2 LSE of each split, -inf without keys */
@@ -129,6 +138,47 @@ static __device__ void dec_producer(const CUtensorMap *tk, const CUtensorMap *tv
         for (int pn = 0; pn < DEC_PANELS; ++pn) /* adjacent 128-byte runs of each V^T row, back to back */
             cp_async_bulk_tensor_4d_shared_global(dec_vt(base, stage) + pn * DEC_PANEL_BYTES, tvt,
                                                   key0 + pn * DEC_PANEL_KEYS, 0, hk, bi, full, policy);
+    }
+}
+
+/* The same ring filled by the producer warp's 32 lanes with 16-byte cp.async (the portable path's
+   loads) into the 128B-swizzled layout TMA writes; keys past s_k read as zeros. A lane's writes are
+   generic-proxy writes that wgmma reads through the async proxy, so each lane waits for its own
+   copies of a block (DEC_CP_LAG blocks later, keeping that many in flight), fences them to the
+   async proxy and arrives on the stage's full barrier (DEC_PRODUCER_LANES arrivals). */
+static __device__ void dec_producer_cp(const dec_params *p, uint32_t base, int n_lo, int count, int hk, int bi,
+                                       int lane)
+{
+    const int chunks = DEC_ROW_BYTES / DEC_CHUNK_BYTES;
+    for (int it = 0; it < count + DEC_CP_LAG; ++it) {
+        if (it < count) {
+            const int stage = it % DEC_STAGES;
+            if (it >= DEC_STAGES) mbarrier_wait_parity(dec_bar(base, DEC_EMPTY, stage), (it / DEC_STAGES - 1) & 1);
+            const int key0 = (n_lo + it) * DEC_N;
+#pragma unroll 1
+            for (int i = lane; i < DEC_N * chunks; i += DEC_PRODUCER_LANES) { /* K: a key's 128 B per row */
+                const int row = i / chunks, c = i % chunks, key = key0 + row;
+                const uint8_t *src = p->k + (((int64_t)bi * p->s_k + min(key, p->s_k - 1)) * p->h_kv + hk) * DEC_D + c * DEC_CHUNK_BYTES;
+                cp_async_cg_shared_global_16(dec_k(base, stage) + row * DEC_ROW_BYTES + ((c ^ (row % 8)) * DEC_CHUNK_BYTES),
+                                             src, key < p->s_k ? DEC_CHUNK_BYTES : 0);
+            }
+#pragma unroll 1
+            for (int i = lane; i < DEC_PANELS * DEC_D * chunks; i += DEC_PRODUCER_LANES) { /* V^T: panel, d row, chunk */
+                const int c = i % chunks, d = (i / chunks) % DEC_D, pn = i / (chunks * DEC_D);
+                const int key = key0 + pn * DEC_PANEL_KEYS + c * DEC_CHUNK_BYTES;
+                const uint8_t *src = p->vt + (((int64_t)bi * p->h_kv + hk) * DEC_D + d) * p->s_k + min(key, p->s_k - DEC_CHUNK_BYTES);
+                cp_async_cg_shared_global_16(dec_vt(base, stage) + pn * DEC_PANEL_BYTES + d * DEC_ROW_BYTES +
+                                                 ((c ^ (d % 8)) * DEC_CHUNK_BYTES),
+                                             src, key < p->s_k ? DEC_CHUNK_BYTES : 0);
+            }
+        }
+        cp_async_commit_group(); /* empty past the last block: the wait below counts groups */
+        CP_ASYNC_WAIT_GROUP(DEC_CP_LAG);
+        const int done = it - DEC_CP_LAG;
+        if (done >= 0) {
+            fence_proxy_async_shared_cta();
+            mbarrier_arrive(dec_bar(base, DEC_FULL, done % DEC_STAGES));
+        }
     }
 }
 
@@ -312,14 +362,17 @@ __global__ void __launch_bounds__(DEC_THREADS, DEC_CTAS_PER_SM)
     const int warp = threadIdx.x / 32;
     if (threadIdx.x == 0) {
         for (int s = 0; s < DEC_STAGES; ++s) {
-            mbarrier_init(dec_bar(base, DEC_FULL, s), 1);
+            mbarrier_init(dec_bar(base, DEC_FULL, s), DEC_CP_ASYNC ? DEC_PRODUCER_LANES : 1);
             mbarrier_init(dec_bar(base, DEC_EMPTY, s), DEC_CONSUMER_WARPS);
         }
         fence_mbarrier_init_release_cluster();
     }
     __syncthreads();
     if (warp == DEC_CONSUMER_WARPS) {
-        if (threadIdx.x % 32 == 0) dec_producer(&tmap_k, &tmap_vt, base, n_lo, count, hk, bi, p.policy);
+        if (DEC_CP_ASYNC)
+            dec_producer_cp(&p, base, n_lo, count, hk, bi, threadIdx.x % 32);
+        else if (threadIdx.x % 32 == 0)
+            dec_producer(&tmap_k, &tmap_vt, base, n_lo, count, hk, bi, p.policy);
         return;
     }
     dec_consumer(&p, smem, base, n_lo, count, hk, bi, split);
@@ -472,7 +525,7 @@ static void setup(run *rn, shape sh, int sms)
         CHECK(cudaMalloc(&p->ws_o, slots * DEC_D * 4));
         CHECK(cudaMalloc(&p->ws_lse, slots * 4));
     }
-    p->q = rn->dq;
+    p->q = rn->dq, p->k = rn->dk, p->vt = rn->dvt;
     const uint64_t kd[4] = {DEC_D, (uint64_t)p->h_kv, (uint64_t)p->s_k, (uint64_t)p->b};
     const uint64_t ks[3] = {DEC_D, (uint64_t)p->h_kv * DEC_D, (uint64_t)p->s_k * p->h_kv * DEC_D};
     rn->tk = tmap4(rn->dk, kd, ks, 1, DEC_N);

@@ -3,7 +3,8 @@
 # (odd shapes against fp64), bench; then, where build-gpu/libflashc.so exists (after
 # halves_bw_run.sh on the same warm machine), the portable path on the same shapes (ab80, fp8 V^T).
 t0=$(date +%s)
-nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -I kernels -I include -I tools -Xptxas -v \
+# PROTO_FLAGS: the variant's -D flags (e.g. -DDEC_CP_ASYNC=1).
+nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -I kernels -I include -I tools -Xptxas -v $PROTO_FLAGS \
   -o /tmp/sm90_decode_proto tools/sm90_decode_proto.cu > $OUT/proto-build.log 2>&1 || { tail -20 $OUT/proto-build.log; exit 1; }
 grep -A2 "dec_kernel" $OUT/proto-build.log | grep -E "registers|spill"
 echo "build $(( $(date +%s) - t0 )) s"
