@@ -84,7 +84,8 @@
 #define DEC_P_OFFSET_LOG2 8.f              /* P = 2^8 exp2(s - max) <= 256 < 448, e4m3's largest */
 #define DEC_BAR_Q 1                        /* named barrier: the consumers' Q is in smem */
 #ifndef DEC_CP_ASYNC
-#define DEC_CP_ASYNC 0                     /* 1: the producer warp's 32 lanes load with cp.async (sweep) */
+#define DEC_CP_ASYNC 0                     /* 1: the producer warp's 32 lanes load K and V^T with cp.async;
+                                              2: V^T only, K by TMA (both copy engines; sweep) */
 #endif
 #define DEC_PRODUCER_LANES 32
 #define DEC_CP_LAG (DEC_STAGES - 1)        /* cp.async producer: blocks in flight behind the one issued */
@@ -146,8 +147,8 @@ static __device__ void dec_producer(const CUtensorMap *tk, const CUtensorMap *tv
    generic-proxy writes that wgmma reads through the async proxy, so each lane waits for its own
    copies of a block (DEC_CP_LAG blocks later, keeping that many in flight), fences them to the
    async proxy and arrives on the stage's full barrier (DEC_PRODUCER_LANES arrivals). */
-static __device__ void dec_producer_cp(const dec_params *p, uint32_t base, int n_lo, int count, int hk, int bi,
-                                       int lane)
+static __device__ void dec_producer_cp(const dec_params *p, const CUtensorMap *tk, uint32_t base, int n_lo, int count,
+                                       int hk, int bi, int lane)
 {
     const int chunks = DEC_ROW_BYTES / DEC_CHUNK_BYTES;
     for (int it = 0; it < count + DEC_CP_LAG; ++it) {
@@ -155,8 +156,13 @@ static __device__ void dec_producer_cp(const dec_params *p, uint32_t base, int n
             const int stage = it % DEC_STAGES;
             if (it >= DEC_STAGES) mbarrier_wait_parity(dec_bar(base, DEC_EMPTY, stage), (it / DEC_STAGES - 1) & 1);
             const int key0 = (n_lo + it) * DEC_N;
+            if (DEC_CP_ASYNC == 2 && lane == 0) { /* K by TMA: one more arrival, with its bytes */
+                const uint32_t full = dec_bar(base, DEC_FULL, stage);
+                mbarrier_arrive_expect_tx(full, DEC_K_BYTES);
+                cp_async_bulk_tensor_4d_shared_global(dec_k(base, stage), tk, 0, hk, key0, bi, full, p->policy);
+            }
 #pragma unroll 1
-            for (int i = lane; i < DEC_N * chunks; i += DEC_PRODUCER_LANES) { /* K: a key's 128 B per row */
+            for (int i = lane; i < (DEC_CP_ASYNC == 2 ? 0 : DEC_N * chunks); i += DEC_PRODUCER_LANES) { /* K: a key's 128 B per row */
                 const int row = i / chunks, c = i % chunks, key = key0 + row;
                 const uint8_t *src = p->k + (((int64_t)bi * p->s_k + min(key, p->s_k - 1)) * p->h_kv + hk) * DEC_D + c * DEC_CHUNK_BYTES;
                 cp_async_cg_shared_global_16(dec_k(base, stage) + row * DEC_ROW_BYTES + ((c ^ (row % 8)) * DEC_CHUNK_BYTES),
@@ -362,7 +368,7 @@ __global__ void __launch_bounds__(DEC_THREADS, DEC_CTAS_PER_SM)
     const int warp = threadIdx.x / 32;
     if (threadIdx.x == 0) {
         for (int s = 0; s < DEC_STAGES; ++s) {
-            mbarrier_init(dec_bar(base, DEC_FULL, s), DEC_CP_ASYNC ? DEC_PRODUCER_LANES : 1);
+            mbarrier_init(dec_bar(base, DEC_FULL, s), DEC_CP_ASYNC ? DEC_PRODUCER_LANES + (DEC_CP_ASYNC == 2) : 1);
             mbarrier_init(dec_bar(base, DEC_EMPTY, s), DEC_CONSUMER_WARPS);
         }
         fence_mbarrier_init_release_cluster();
@@ -370,7 +376,7 @@ __global__ void __launch_bounds__(DEC_THREADS, DEC_CTAS_PER_SM)
     __syncthreads();
     if (warp == DEC_CONSUMER_WARPS) {
         if (DEC_CP_ASYNC)
-            dec_producer_cp(&p, base, n_lo, count, hk, bi, threadIdx.x % 32);
+            dec_producer_cp(&p, &tmap_k, base, n_lo, count, hk, bi, threadIdx.x % 32);
         else if (threadIdx.x % 32 == 0)
             dec_producer(&tmap_k, &tmap_vt, base, n_lo, count, hk, bi, p.policy);
         return;
