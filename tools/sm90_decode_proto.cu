@@ -146,8 +146,9 @@ static __device__ void dec_producer(const CUtensorMap *tk, const CUtensorMap *tv
    loads) into the 128B-swizzled layout TMA writes; keys past s_k read as zeros. A lane's writes are
    generic-proxy writes that wgmma reads through the async proxy, so each lane waits for its own
    copies of a block (DEC_CP_LAG blocks later, keeping that many in flight), fences them to the
-   async proxy and arrives on the stage's full barrier (DEC_PRODUCER_LANES arrivals). */
-static __device__ void dec_producer_cp(const dec_params *p, const CUtensorMap *tk, uint32_t base, int n_lo, int count,
+   async proxy and arrives on the stage's full barrier (DEC_PRODUCER_LANES arrivals). Not inlined:
+   inlined, ptxas spilled 16 bytes of the kernel (167 registers); called, neither spills. */
+static __device__ __noinline__ void dec_producer_cp(const dec_params *p, const CUtensorMap *tk, uint32_t base, int n_lo, int count,
                                        int hk, int bi, int lane)
 {
     const int chunks = DEC_ROW_BYTES / DEC_CHUNK_BYTES;
