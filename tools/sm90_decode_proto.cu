@@ -157,17 +157,20 @@ static __device__ __noinline__ void dec_producer_cp(const dec_params *p, const C
             const int stage = it % DEC_STAGES;
             if (it >= DEC_STAGES) mbarrier_wait_parity(dec_bar(base, DEC_EMPTY, stage), (it / DEC_STAGES - 1) & 1);
             const int key0 = (n_lo + it) * DEC_N;
-            if (DEC_CP_ASYNC == 2 && lane == 0) { /* K by TMA: one more arrival, with its bytes */
-                const uint32_t full = dec_bar(base, DEC_FULL, stage);
-                mbarrier_arrive_expect_tx(full, DEC_K_BYTES);
-                cp_async_bulk_tensor_4d_shared_global(dec_k(base, stage), tk, 0, hk, key0, bi, full, p->policy);
-            }
+            if (DEC_CP_ASYNC == 2) { /* K by TMA: lane 0's arrival, with its bytes */
+                if (lane == 0) {
+                    const uint32_t full = dec_bar(base, DEC_FULL, stage);
+                    mbarrier_arrive_expect_tx(full, DEC_K_BYTES);
+                    cp_async_bulk_tensor_4d_shared_global(dec_k(base, stage), tk, 0, hk, key0, bi, full, p->policy);
+                }
+            } else { /* K by cp.async: a key's 128 B per row */
 #pragma unroll 1
-            for (int i = lane; i < (DEC_CP_ASYNC == 2 ? 0 : DEC_N * chunks); i += DEC_PRODUCER_LANES) { /* K: a key's 128 B per row */
-                const int row = i / chunks, c = i % chunks, key = key0 + row;
-                const uint8_t *src = p->k + (((int64_t)bi * p->s_k + min(key, p->s_k - 1)) * p->h_kv + hk) * DEC_D + c * DEC_CHUNK_BYTES;
-                cp_async_cg_shared_global_16(dec_k(base, stage) + row * DEC_ROW_BYTES + ((c ^ (row % 8)) * DEC_CHUNK_BYTES),
-                                             src, key < p->s_k ? DEC_CHUNK_BYTES : 0);
+                for (int i = lane; i < DEC_N * chunks; i += DEC_PRODUCER_LANES) {
+                    const int row = i / chunks, c = i % chunks, key = key0 + row;
+                    const uint8_t *src = p->k + (((int64_t)bi * p->s_k + min(key, p->s_k - 1)) * p->h_kv + hk) * DEC_D + c * DEC_CHUNK_BYTES;
+                    cp_async_cg_shared_global_16(dec_k(base, stage) + row * DEC_ROW_BYTES + ((c ^ (row % 8)) * DEC_CHUNK_BYTES),
+                                                 src, key < p->s_k ? DEC_CHUNK_BYTES : 0);
+                }
             }
 #pragma unroll 1
             for (int i = lane; i < DEC_PANELS * DEC_D * chunks; i += DEC_PRODUCER_LANES) { /* V^T: panel, d row, chunk */
