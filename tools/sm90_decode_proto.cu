@@ -10,7 +10,8 @@
                r / group, head h_kv * group + r % group), at most DEC_M = 64 (one wgmma M)
      warps     0-3: the consumer warpgroup (S = Q K^T, softmax, O += P V^T; wgmma m64n128k32 e4m3);
                4: the producer (lane 0 issues the TMA loads of K and V^T; with -DDEC_CP_ASYNC=1 its
-               32 lanes load them with 16-byte cp.async instead, session 57's sweep)
+               32 lanes load them with 16-byte cp.async instead, session 57's sweep; with =3 the
+               consumers load for themselves and warp 4 returns at once, session 58)
      keys      DEC_N = 128 per stage (or 256: two 128-key panels, one CTA per SM, 255 registers;
                no faster on the H100, session 57)
      smem      Q [64 x 128 B] + DEC_STAGES x (K [128 keys x 128 B] + V^T [128 d x 128 keys]), all
@@ -85,8 +86,19 @@
 #define DEC_BAR_Q 1                        /* named barrier: the consumers' Q is in smem */
 #ifndef DEC_CP_ASYNC
 #define DEC_CP_ASYNC 0                     /* 1: the producer warp's 32 lanes load K and V^T with cp.async;
-                                              2: V^T only, K by TMA (both copy engines; sweep) */
+                                              2: V^T only, K by TMA (both copy engines; sweep);
+                                              3: the consumers' 128 threads load with cp.async (the portable
+                                                 path's pipeline: no producer, no mbarriers) */
 #endif
+#ifndef DEC_L2_PREFETCH
+#define DEC_L2_PREFETCH 0                  /* DEC_CP_ASYNC 3: 1 = the copies ask L2 for whole 128-byte lines */
+#endif
+#if DEC_L2_PREFETCH
+#define DEC_CP16 cp_async_cg_shared_global_16_l2_128b
+#else
+#define DEC_CP16 cp_async_cg_shared_global_16
+#endif
+#define DEC_BAR_STAGE 2                    /* named barrier (DEC_CP_ASYNC 3): every thread's copies of a block landed */
 #define DEC_PRODUCER_LANES 32
 #define DEC_CP_LAG (DEC_STAGES - 1)        /* cp.async producer: blocks in flight behind the one issued */
 #define DEC_FULL 0                         /* mbarrier kinds per stage */
@@ -192,6 +204,53 @@ static __device__ __noinline__ void dec_producer_cp(const dec_params *p, const C
     }
 }
 
+#if DEC_CP_ASYNC == 3
+/* DEC_CP_ASYNC 3: this thread's share of key block key0 into stage, 16-byte cp.async into the
+   128B-swizzled layout TMA writes (keys past s_k read as zeros). A thread keeps one chunk column c
+   and rows r0 + 16 j, so its swizzle (c ^ row % 8) is one constant. */
+static __device__ __forceinline__ void dec_issue_block(const dec_params *p, uint32_t base, int stage, int key0, int hk,
+                                                       int bi, int tid)
+{
+    const int chunks = DEC_ROW_BYTES / DEC_CHUNK_BYTES, c = tid % chunks, r0 = tid / chunks;
+    const int pass = DEC_CONSUMER_THREADS / chunks; /* rows per pass of the 128 threads */
+    const uint32_t swz = r0 * DEC_ROW_BYTES + (c ^ (r0 % 8)) * DEC_CHUNK_BYTES;
+    const uint8_t *k = p->k + (int64_t)hk * DEC_D + c * DEC_CHUNK_BYTES;
+#pragma unroll
+    for (int j = 0; j < DEC_N / pass; ++j) {
+        const int row = r0 + j * pass, key = key0 + row;
+        DEC_CP16(dec_k(base, stage) + j * pass * DEC_ROW_BYTES + swz,
+                                     k + ((int64_t)bi * p->s_k + min(key, p->s_k - 1)) * p->h_kv * DEC_D,
+                                     key < p->s_k ? DEC_CHUNK_BYTES : 0);
+    }
+    const uint8_t *vt = p->vt + ((int64_t)bi * p->h_kv + hk) * DEC_D * p->s_k;
+#pragma unroll
+    for (int pn = 0; pn < DEC_PANELS; ++pn) {
+        const int key = key0 + pn * DEC_PANEL_KEYS + c * DEC_CHUNK_BYTES;
+#pragma unroll
+        for (int j = 0; j < DEC_D / pass; ++j) {
+            const int d = r0 + j * pass;
+            DEC_CP16(dec_vt(base, stage) + pn * DEC_PANEL_BYTES + j * pass * DEC_ROW_BYTES + swz,
+                                         vt + (int64_t)d * p->s_k + min(key, p->s_k - DEC_CHUNK_BYTES),
+                                         key < p->s_k ? DEC_CHUNK_BYTES : 0);
+        }
+    }
+}
+
+/* DEC_CP_ASYNC 3, top of iteration it: block it has landed for every thread (own wait, fence to the
+   async proxy wgmma reads through, barrier), then block it + STAGES - 1 goes into the stage every
+   warp finished with in iteration it - 1 (its wgmmas waited on before the barrier). */
+static __device__ __forceinline__ void dec_own_loads(const dec_params *p, uint32_t base, int it, int count, int n_lo,
+                                                     int hk, int bi, int tid)
+{
+    CP_ASYNC_WAIT_GROUP(DEC_STAGES - 2);
+    fence_proxy_async_shared_cta();
+    bar_sync(DEC_BAR_STAGE, DEC_CONSUMER_THREADS);
+    const int next = it + DEC_STAGES - 1;
+    if (next < count) dec_issue_block(p, base, next % DEC_STAGES, (n_lo + next) * DEC_N, hk, bi, tid);
+    cp_async_commit_group(); /* empty past the last block: the wait above counts groups */
+}
+#endif
+
 /* ---- Consumer ---------------------------------------------------------------------------- */
 /* The tile's packed Q rows into smem in the 128B-swizzled layout wgmma reads; rows past p->rows 0. */
 static __device__ void dec_load_q(const dec_params *p, uint8_t *sq, int hk, int bi, int tid)
@@ -292,11 +351,21 @@ static __device__ void dec_consumer(const dec_params *p, uint8_t *smem, uint32_t
 #pragma unroll
     for (int i = 0; i < DEC_O_REGS; ++i) o[i] = 0.f;
     const uint64_t dq = wgmma_desc_sw128(base, 16, DEC_SWIZZLE_GROUP_BYTES);
+#if DEC_CP_ASYNC == 3
+    for (int j = 0; j < DEC_STAGES - 1; ++j) { /* prologue: STAGES - 1 blocks in flight */
+        if (j < count) dec_issue_block(p, base, j, (n_lo + j) * DEC_N, hk, bi, tid);
+        cp_async_commit_group();
+    }
+#endif
     for (int it = 0; it < count; ++it) {
         const int stage = it % DEC_STAGES;
+#if DEC_CP_ASYNC == 3
+        dec_own_loads(p, base, it, count, n_lo, hk, bi, tid);
+#else
         mbarrier_wait_parity(dec_bar(base, DEC_FULL, stage), (it / DEC_STAGES) & 1);
-#ifdef DEC_NO_MATH /* sweep: the TMA stream alone (the output is wrong) */
-        if (lane == 0) mbarrier_arrive(dec_bar(base, DEC_EMPTY, stage));
+#endif
+#ifdef DEC_NO_MATH /* sweep: the load stream alone (the output is wrong) */
+        if (DEC_CP_ASYNC != 3 && lane == 0) mbarrier_arrive(dec_bar(base, DEC_EMPTY, stage));
         continue;
 #endif
         float s[DEC_S_REGS];
@@ -330,7 +399,7 @@ static __device__ void dec_consumer(const dec_params *p, uint8_t *smem, uint32_t
         wgmma_wait_group(0);
 #pragma unroll
         for (int i = 0; i < DEC_O_REGS; ++i) wgmma_fence_operand_f32(&o[i]);
-        if (lane == 0) mbarrier_arrive(dec_bar(base, DEC_EMPTY, stage)); /* this warp is done with the stage */
+        if (DEC_CP_ASYNC != 3 && lane == 0) mbarrier_arrive(dec_bar(base, DEC_EMPTY, stage)); /* this warp is done with the stage */
     }
 
     /* ---- Epilogue: O / l (and the log2 LSE) per row, straight from registers ---- */
@@ -379,6 +448,8 @@ __global__ void __launch_bounds__(DEC_THREADS, DEC_CTAS_PER_SM)
     }
     __syncthreads();
     if (warp == DEC_CONSUMER_WARPS) {
+        if (DEC_CP_ASYNC == 3)
+            return; /* the consumers load for themselves */
         if (DEC_CP_ASYNC)
             dec_producer_cp(&p, &tmap_k, base, n_lo, count, hk, bi, threadIdx.x % 32);
         else if (threadIdx.x % 32 == 0)
@@ -418,7 +489,7 @@ static PFN_cuTensorMapEncodeTiled_v12000 g_encode;
 /* Sweep knobs (environment): DEC_PROMO 0-3 (L2 promotion none / 64B / 128B / 256B; default none:
    on the H100 none and 128B read 7-17 % faster than 256B, session 57),
    DEC_POLICY first | last | normal (the loads' L2 hint, default first), DEC_SPLITS n (force the
-   key splits), DEC_BENCH quick (three fast shapes). */
+   key splits), DEC_BENCH quick (three fast shapes) | long (b 8 h 64/8 32k, s_q 1 and 4). */
 #define DEC_POLICY_NORMAL 0x1000000000000000ull
 static int env_int(const char *name, int fallback)
 {
@@ -481,7 +552,12 @@ static float e4m3_to_float(uint8_t x)
 
 static uint8_t float_to_e4m3(float x) { return (uint8_t)__nv_cvt_float_to_fp8(x, __NV_SATFINITE, __NV_E4M3); }
 
-static float frand(void) { return (float)rand() / RAND_MAX * 2.f - 1.f; }
+static uint32_t g_rng = 12345u;
+static float frand(void) /* xorshift32: rand() made the 32k shapes' setup the bench's slowest part */
+{
+    g_rng ^= g_rng << 13, g_rng ^= g_rng >> 17, g_rng ^= g_rng << 5;
+    return (float)(g_rng >> 8) * (1.f / 16777216.f) * 2.f - 1.f;
+}
 
 /* Splits: fill DEC_CTAS_PER_SM x SMs slots with b x h_kv x splits CTAs, each at least 4 key blocks. */
 static void plan(dec_params *p, int splits, int sms)
@@ -646,11 +722,16 @@ static int cmd_bench(int sms)
 {
     const shape shapes[] = {{8, 64, 8, 1, 4096, 0, 0},  {8, 64, 8, 4, 4096, 0, 0},  {8, 64, 8, 1, 32768, 0, 0},
                             {8, 64, 8, 4, 32768, 0, 0}, {8, 64, 8, 8, 32768, 0, 0}, {8, 64, 8, 4, 16384, 0, 0},
-                            {16, 64, 8, 4, 16384, 0, 0}, {64, 32, 8, 1, 4096, 0, 0}, {64, 32, 8, 4, 4096, 0, 0}};
+                            {16, 64, 8, 4, 16384, 0, 0}, {64, 32, 8, 1, 4096, 0, 0}, {64, 32, 8, 4, 4096, 0, 0},
+                            {8, 64, 8, 2, 32768, 0, 0}, {8, 64, 8, 8, 16384, 0, 0}, {64, 32, 8, 8, 4096, 0, 0}};
     const shape quick[] = {{8, 64, 8, 1, 4096, 0, 0}, {8, 64, 8, 4, 16384, 0, 0}, {32, 32, 8, 1, 4096, 0, 0}};
-    const int use_quick = getenv("DEC_BENCH") && !strcmp(getenv("DEC_BENCH"), "quick");
-    const shape *set = use_quick ? quick : shapes;
-    const size_t count = use_quick ? sizeof quick / sizeof quick[0] : sizeof shapes / sizeof shapes[0];
+    const shape longs[] = {{8, 64, 8, 1, 32768, 0, 0}, {8, 64, 8, 4, 32768, 0, 0}};
+    const char *which = getenv("DEC_BENCH") ? getenv("DEC_BENCH") : "";
+    const int use_quick = !strcmp(which, "quick"), use_long = !strcmp(which, "long");
+    const shape *set = use_quick ? quick : use_long ? longs : shapes;
+    const size_t count = use_quick  ? sizeof quick / sizeof quick[0]
+                         : use_long ? sizeof longs / sizeof longs[0]
+                                    : sizeof shapes / sizeof shapes[0];
     void *flush;
     CHECK(cudaMalloc(&flush, DEC_FLUSH_BYTES));
     cudaEvent_t e0, e1;
@@ -660,6 +741,18 @@ static int cmd_bench(int sms)
     for (size_t i = 0; i < count; ++i) {
         run rn;
         setup(&rn, set[i], sms);
+        /* DEC_SPLIT_LIST "4,8,16": the same inputs timed at each key-split count in turn */
+        const char *list = getenv("DEC_SPLIT_LIST");
+        for (const char *sp = list; ; sp = strchr(sp, ',') + 1) {
+        if (list && *list) {
+            if (rn.p.ws_o) cudaFree(rn.p.ws_o), cudaFree(rn.p.ws_lse), rn.p.ws_o = NULL, rn.p.ws_lse = NULL;
+            plan(&rn.p, atoi(sp), sms);
+            if (rn.p.splits > 1) {
+                const size_t slots = (size_t)rn.p.splits * rn.p.b * rn.p.h_kv * DEC_M;
+                CHECK(cudaMalloc(&rn.p.ws_o, slots * DEC_D * 4));
+                CHECK(cudaMalloc(&rn.p.ws_lse, slots * 4));
+            }
+        }
         float ms[DEC_REPS];
         for (int r = 0; r < DEC_REPS; ++r) {
             CHECK(cudaMemsetAsync(flush, r, DEC_FLUSH_BYTES));
@@ -678,6 +771,8 @@ static int cmd_bench(int sms)
         fail += !ok;
         printf("b %3d h %2d/%d s_q %d s_k %6d splits %3d: %8.4f ms %6.0f GB/s  (batch 0: rel rms %.4f%s)\n",
                set[i].b, set[i].h_q, set[i].h_kv, set[i].s_q, set[i].s_k, rn.p.splits, ms[DEC_REPS / 2], bytes / (ms[DEC_REPS / 2] * 1e-3) / 1e9, e, ok ? "" : " FAIL");
+        if (!list || !strchr(sp, ',')) break;
+        }
         teardown(&rn);
     }
     cudaFree(flush);
@@ -686,8 +781,9 @@ static int cmd_bench(int sms)
 
 int main(int argc, char **argv)
 {
+    setvbuf(stdout, NULL, _IOLBF, 0); /* lines survive a timeout in a pipe */
     const char *cmd = argc > 1 ? argv[1] : "check";
-    srand(argc > 2 ? atoi(argv[2]) : 12345);
+    g_rng = argc > 2 ? (uint32_t)atoi(argv[2]) | 1u : 12345u;
     get_encoder();
     int sms = 0;
     CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
