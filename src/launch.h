@@ -60,6 +60,10 @@ size_t flashc_sm90_workspace_size(const flashc_problem *p, const flashc_device_i
 flashc_status flashc_sm90_forward(const flashc_problem *p, const flashc_device_info *dev,
                                   void *workspace, size_t workspace_bytes,
                                   struct CUstream_st *stream);
+/* 1 where the Hopper fp8 decode tile (kernels/sm90/sm90_decode.cu) takes *p: the tile can run it,
+   its rule (or the dev hook FLASHC_SM90_DECODE) picks it and flashc_sm90_check accepts it. The
+   dispatcher sends such calls to the Hopper path ahead of its portable-decode preference. */
+int flashc_sm90_decode_route(const flashc_problem *p, const flashc_device_info *dev);
 /* Drop cached tensor maps (called by flashc_release_caches). */
 void flashc_sm90_release_caches(void);
 

@@ -16,6 +16,7 @@
 #include <cuda_runtime.h>
 
 #include "launch.h"
+#include "sm90/sm90_decode.h"
 #include "sm90/sm90_fwd.cuh"
 
 #define SM90_TMAP_CACHE_ENTRIES 32
@@ -341,8 +342,75 @@ static size_t sm90_tail_workspace(const sm90_variant *v, int d, const flashc_dev
     return (size_t)SM90_TAIL_SLOTS_PER_BLOCK * dev->num_sms * v->block_m * ((size_t)d + 1) * sizeof(float);
 }
 
+/* ---- Decode tile (sm90_decode.cu) -------------------------------------------------------------
+ * fp8 decode of up to 64 packed rows per KV head on QGMMA; sm90_decode.h has its budget and the
+ * measurements behind the rule. */
+#define SM90_DEC_MAX_GRID_YZ 65535 /* grid y (KV heads) and z (batch) */
+
+/* What the tile can run: fp8 d128 V^T, dense non-paged K/V of full length, causal or no mask,
+   no score transforms, one CTA's 64 rows per KV head. */
+static int sm90_decode_shape_ok(const flashc_problem *p)
+{
+    if (p->in_dtype != FLASHC_DTYPE_FP8_E4M3 || p->d != SM90_DEC_D || !p->v_transposed) return 0;
+    if (p->kv_layout != FLASHC_KV_BATCHED || p->q_varlen || p->seqused_k) return 0;
+    if (p->bias || p->alibi || p->softcap != 0.0f || p->window_left != -1) return 0;
+    if (p->window_right != -1 && p->window_right != 0) return 0;
+    if (p->h_kv < 1 || p->h_q % p->h_kv != 0 || p->s_q < 1 || p->s_k < 1 || p->b < 1) return 0;
+    if (p->b > SM90_DEC_MAX_GRID_YZ || p->h_kv > SM90_DEC_MAX_GRID_YZ) return 0;
+    return (int64_t)p->s_q * (p->h_q / p->h_kv) <= SM90_DEC_M;
+}
+
+/* Dev hook (not API): FLASHC_SM90_DECODE=0 never, =1 wherever the tile can run (tests, A/B);
+   unset: SM90_DEC_MIN_ROWS packed rows and SM90_DEC_MIN_KEYS keys. Read on every call:
+   workspace_size and forward agree. */
+static int sm90_decode_rule(const flashc_problem *p)
+{
+    const char *e = getenv("FLASHC_SM90_DECODE");
+    if (e) return atoi(e) == 1;
+    return (int64_t)p->s_q * (p->h_q / p->h_kv) >= SM90_DEC_MIN_ROWS && p->s_k >= SM90_DEC_MIN_KEYS;
+}
+
+int flashc_sm90_decode_route(const flashc_problem *p, const flashc_device_info *dev)
+{
+    if (dev->cc_major != 9 || dev->cc_minor != 0 || !sm90_decode_shape_ok(p) || !sm90_decode_rule(p)) return 0;
+    if ((size_t)dev->max_smem_optin < SM90_DEC_SMEM_BYTES) return 0;
+    return flashc_sm90_check(p, dev) == FLASHC_STATUS_SUCCESS;
+}
+
+/* Key splits: fill SM90_DEC_CTAS_PER_SM CTAs per SM with b x h_kv x splits CTAs, each streaming at
+   least SM90_DEC_MIN_BLOCKS_PER_SPLIT key blocks (the prototype's rule: 2-32 splits at 32k read
+   within 4 % of each other on the H100). */
+typedef struct sm90_dec_plan {
+    int32_t splits, blocks_per_split, num_blocks;
+} sm90_dec_plan;
+
+static sm90_dec_plan sm90_decode_plan(const flashc_problem *p, const flashc_device_info *dev)
+{
+    sm90_dec_plan pl;
+    pl.num_blocks = (p->s_k + SM90_DEC_N - 1) / SM90_DEC_N;
+    int64_t splits = (int64_t)SM90_DEC_CTAS_PER_SM * dev->num_sms / ((int64_t)p->b * p->h_kv);
+    const int64_t most = pl.num_blocks / SM90_DEC_MIN_BLOCKS_PER_SPLIT;
+    if (splits > most) splits = most;
+    if (splits < 1) splits = 1;
+    pl.blocks_per_split = (int32_t)((pl.num_blocks + splits - 1) / splits);
+    pl.splits = (pl.num_blocks + pl.blocks_per_split - 1) / pl.blocks_per_split;
+    return pl;
+}
+
+/* Each split's O / l ([splits, b, h_kv, 64, 128] f32) and log2 LSE ([splits, b, h_kv, 64]). */
+static size_t sm90_decode_workspace(const flashc_problem *p, const sm90_dec_plan *pl)
+{
+    if (pl->splits <= 1) return 0;
+    const size_t rows = (size_t)pl->splits * p->b * p->h_kv * SM90_DEC_M;
+    return rows * (SM90_DEC_D + 1) * sizeof(float);
+}
+
 size_t flashc_sm90_workspace_size(const flashc_problem *p, const flashc_device_info *dev)
 {
+    if (flashc_sm90_decode_route(p, dev)) {
+        const sm90_dec_plan pl = sm90_decode_plan(p, dev);
+        return sm90_decode_workspace(p, &pl);
+    }
     const sm90_variant v = sm90_pick(p);
     return sm90_tail_plan(p, &v, dev).on ? sm90_tail_workspace(&v, p->d, dev) : 0;
 }
@@ -359,6 +427,7 @@ typedef struct sm90_tmap_key {
     uint64_t dims[SM90_TMAP_RANK];
     uint64_t strides[SM90_TMAP_RANK - 1]; /* bytes */
     uint32_t box_rows, row_bytes;
+    int promotion; /* CUtensorMapL2promotion */
 } sm90_tmap_key;
 
 typedef struct sm90_tmap_entry {
@@ -388,9 +457,10 @@ static flashc_status sm90_get_encoder(PFN_cuTensorMapEncodeTiled_v12000 *fn)
     return FLASHC_STATUS_SUCCESS;
 }
 
-static flashc_status sm90_tensor_map(CUtensorMap *out, const void *ptr, flashc_dtype dtype, int device,
-                                     int64_t inner, int64_t rows, int64_t heads, int64_t batch,
-                                     const int64_t stride[3], uint32_t box_rows, uint32_t row_bytes)
+static flashc_status sm90_tensor_map_promo(CUtensorMap *out, const void *ptr, flashc_dtype dtype, int device,
+                                           int64_t inner, int64_t rows, int64_t heads, int64_t batch,
+                                           const int64_t stride[3], uint32_t box_rows, uint32_t row_bytes,
+                                           CUtensorMapL2promotion promotion)
 {
     const int elem_bytes = sm90_elem_bytes(dtype);
     sm90_tmap_key key;
@@ -413,6 +483,7 @@ static flashc_status sm90_tensor_map(CUtensorMap *out, const void *ptr, flashc_d
     }
     key.box_rows = box_rows;
     key.row_bytes = row_bytes;
+    key.promotion = (int)promotion;
 
     flashc_status st = FLASHC_STATUS_SUCCESS;
     pthread_mutex_lock(&g_tmap_lock);
@@ -434,8 +505,7 @@ static flashc_status sm90_tensor_map(CUtensorMap *out, const void *ptr, flashc_d
         CUresult r = encode(&map, type, SM90_TMAP_RANK, (void *)ptr, key.dims, key.strides, box, elem_strides,
                             CU_TENSOR_MAP_INTERLEAVE_NONE,
                             row_bytes == SM90_PANEL_ROW_BYTES ? CU_TENSOR_MAP_SWIZZLE_128B : CU_TENSOR_MAP_SWIZZLE_64B,
-                            CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
-                            CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+                            promotion, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
         if (r != CUDA_SUCCESS) {
             st = flashc_error(FLASHC_STATUS_CUDA_ERROR, "sm90: cuTensorMapEncodeTiled failed (CUresult %d)", (int)r);
         } else {
@@ -448,6 +518,15 @@ static flashc_status sm90_tensor_map(CUtensorMap *out, const void *ptr, flashc_d
     }
     pthread_mutex_unlock(&g_tmap_lock);
     return st;
+}
+
+/* The forward's maps: L2 promotion 256B (the prefill tiles' whole-panel rows). */
+static flashc_status sm90_tensor_map(CUtensorMap *out, const void *ptr, flashc_dtype dtype, int device,
+                                     int64_t inner, int64_t rows, int64_t heads, int64_t batch,
+                                     const int64_t stride[3], uint32_t box_rows, uint32_t row_bytes)
+{
+    return sm90_tensor_map_promo(out, ptr, dtype, device, inner, rows, heads, batch, stride, box_rows, row_bytes,
+                                 CU_TENSOR_MAP_L2_PROMOTION_L2_256B);
 }
 
 void flashc_sm90_release_caches(void)
@@ -589,9 +668,70 @@ static flashc_status sm90_launch(const flashc_problem *p, const flashc_device_in
     return FLASHC_STATUS_SUCCESS;
 }
 
+static flashc_status sm90_decode_forward(const flashc_problem *p, const flashc_device_info *dev, void *workspace,
+                                         size_t workspace_bytes, cudaStream_t stream)
+{
+    sm90_dec_plan pl = sm90_decode_plan(p, dev);
+    const size_t need = sm90_decode_workspace(p, &pl);
+    /* api.c refuses a workspace below the size asked for; without one, one split per KV head.
+       The pieces are read as float4. */
+    if (need > 0 && (!workspace || workspace_bytes < need || (uintptr_t)workspace % 16 != 0)) {
+        pl.splits = 1;
+        pl.blocks_per_split = pl.num_blocks;
+    }
+    sm90_dec_params prm;
+    memset(&prm, 0, sizeof prm);
+    /* L2 promotion none: the boxes are 128-byte rows strided apart, and 256B promotion fetched a
+       neighbour no CTA wanted then (prototype, H100: 7-17 % slower) */
+    flashc_status st = sm90_tensor_map_promo(&prm.tmap_k, p->k, p->in_dtype, dev->device, p->d, p->s_k, p->h_kv, p->b,
+                                             p->k_stride, SM90_DEC_N, SM90_DEC_ROW_BYTES,
+                                             CU_TENSOR_MAP_L2_PROMOTION_NONE);
+    if (st != FLASHC_STATUS_SUCCESS) return st;
+    /* V^T [b, h_kv, d, s_k]: v_stride is (batch, head, dim); as a view (batch, row = dim, head) */
+    const int64_t vt_stride[3] = {p->v_stride[0], p->v_stride[2], p->v_stride[1]};
+    st = sm90_tensor_map_promo(&prm.tmap_vt, p->v, p->in_dtype, dev->device, p->s_k, p->d, p->h_kv, p->b, vt_stride,
+                               (uint32_t)p->d, SM90_DEC_ROW_BYTES, CU_TENSOR_MAP_L2_PROMOTION_NONE);
+    if (st != FLASHC_STATUS_SUCCESS) return st;
+    prm.q = (const uint8_t *)p->q;
+    prm.o = p->o;
+    prm.lse = p->lse;
+    prm.q_descale = p->q_descale;
+    prm.k_descale = p->k_descale;
+    prm.v_descale = p->v_descale;
+    memcpy(prm.q_stride, p->q_stride, sizeof prm.q_stride);
+    memcpy(prm.o_stride, p->o_stride, sizeof prm.o_stride);
+    memcpy(prm.lse_stride, p->lse_stride, sizeof prm.lse_stride);
+    memcpy(prm.descale_stride[0], p->q_descale_stride, sizeof prm.descale_stride[0]);
+    memcpy(prm.descale_stride[1], p->k_descale_stride, sizeof prm.descale_stride[1]);
+    memcpy(prm.descale_stride[2], p->v_descale_stride, sizeof prm.descale_stride[2]);
+    prm.b = p->b;
+    prm.s_q = p->s_q;
+    prm.h_q = p->h_q;
+    prm.h_kv = p->h_kv;
+    prm.group = p->h_q / p->h_kv;
+    prm.s_k = p->s_k;
+    prm.rows = p->s_q * prm.group;
+    prm.splits = pl.splits;
+    prm.blocks_per_split = pl.blocks_per_split;
+    prm.num_blocks = pl.num_blocks;
+    prm.causal = p->causal || p->window_right == 0;
+    prm.out_bf16 = p->out_dtype == FLASHC_DTYPE_BF16;
+    prm.scale_log2 = p->softmax_scale * (float)SM90_LOG2E;
+    if (pl.splits > 1) {
+        prm.ws_o = (float *)workspace;
+        prm.ws_lse = prm.ws_o + (size_t)pl.splits * p->b * p->h_kv * SM90_DEC_M * SM90_DEC_D;
+    }
+    const cudaError_t e = flashc_sm90_decode_launch(&prm, stream);
+    if (e != cudaSuccess)
+        return flashc_error(FLASHC_STATUS_CUDA_ERROR, "sm90: decode kernel launch failed: %s", cudaGetErrorString(e));
+    return FLASHC_STATUS_SUCCESS;
+}
+
 flashc_status flashc_sm90_forward(const flashc_problem *p, const flashc_device_info *dev, void *workspace,
                                   size_t workspace_bytes, struct CUstream_st *stream)
 {
+    if (flashc_sm90_decode_route(p, dev))
+        return sm90_decode_forward(p, dev, workspace, workspace_bytes, (cudaStream_t)stream);
     const sm90_variant v = sm90_pick(p);
     sm90_tail tail = sm90_tail_plan(p, &v, dev);
     /* api.c refuses a workspace below flashc_sm90_workspace_size; without one, no split */

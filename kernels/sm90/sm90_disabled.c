@@ -14,4 +14,5 @@ flashc_status flashc_sm90_forward(const flashc_problem *p, const flashc_device_i
     (void)ws; (void)bytes; (void)stream;
     return flashc_sm90_check(p, dev);
 }
+int flashc_sm90_decode_route(const flashc_problem *p, const flashc_device_info *dev) { (void)p; (void)dev; return 0; }
 void flashc_sm90_release_caches(void) {}

@@ -110,6 +110,7 @@ typedef struct tcase {
                                   every entry no key uses is -1 (must not be read) */
     int sm90_runs;             /* the Hopper path must take the case on an sm_90 GPU (NOT_SUPPORTED fails) */
     int sm90_refused;          /* the Hopper path must refuse it (NOT_SUPPORTED) on an sm_90 GPU */
+    int sm90_decode;           /* the Hopper decode tile must take it (test_routes, H200 plan) */
     int sm80_unsplit;          /* the sm80 plan on an sm_90 GPU has no key splits (no workspace) */
 } tcase;
 
@@ -999,6 +1000,10 @@ static void route_sm90(const tcase *tc, const flashc_attention_params *p)
                flashc_status_string(st));
         ++g_sm90_route_fail;
     }
+    if (tc->sm90_decode && st == FLASHC_STATUS_SUCCESS && !flashc_sm90_decode_route(&pr, &ROUTE_DEVICE[ROUTE_FULL])) {
+        printf("FAIL %s [sm90 route]: the Hopper decode tile must take this case\n", tc->name);
+        ++g_sm90_route_fail;
+    }
 }
 
 /* Plan one case on both devices (sm80 backend), as the GPU suite's two passes would run it. */
@@ -1200,6 +1205,68 @@ static int route_rule_checks(void)
         }
     }
     printf("sk32 rule: %s\n", fail ? "FAILED" : "8-bit d128 32-row decode plans the wide / 4-warp tiles it should");
+    return fail;
+}
+
+/* test_routes: the Hopper fp8 decode tile's rule (sm90_api.cu sm90_decode_rule, sm90_decode.h) on the
+   H200's plan: 33-64 packed rows from SM90_DEC_MIN_KEYS keys, fp8 d128 V^T on dense K/V only, and
+   the dev hook FLASHC_SM90_DECODE both ways. Pointers are never read. Returns failures. */
+static int route_sm90_decode_checks(void)
+{
+    struct {
+        flashc_dtype dt;
+        int64_t b, sq, sk, hq, hkv, d, page, v_rows;
+        int softcap;
+        const char *hook;
+        int want;
+    } cases[] = {{FLASHC_DTYPE_FP8_E4M3, 8, 8, 32768, 64, 8, 128, 0, 0, 0, NULL, 1},  /* 64 rows */
+                 {FLASHC_DTYPE_FP8_E4M3, 8, 5, 8192, 64, 8, 128, 0, 0, 0, NULL, 1},   /* 40 rows, the fewest keys */
+                 {FLASHC_DTYPE_FP8_E4M3, 8, 5, 8191, 64, 8, 128, 0, 0, 0, NULL, 0},   /* one key short */
+                 {FLASHC_DTYPE_FP8_E4M3, 8, 4, 32768, 64, 8, 128, 0, 0, 0, NULL, 0},  /* 32 rows: portable */
+                 {FLASHC_DTYPE_FP8_E4M3, 8, 9, 32768, 64, 8, 128, 0, 0, 0, NULL, 0},  /* 72 rows: one tile holds 64 */
+                 {FLASHC_DTYPE_INT8, 8, 8, 32768, 64, 8, 128, 0, 0, 0, NULL, 0},
+                 {FLASHC_DTYPE_FP8_E4M3, 8, 8, 32768, 64, 8, 64, 0, 0, 0, NULL, 0},
+                 {FLASHC_DTYPE_FP8_E4M3, 8, 8, 32768, 64, 8, 128, 256, 0, 0, NULL, 0}, /* paged */
+                 {FLASHC_DTYPE_FP8_E4M3, 8, 8, 32768, 64, 8, 128, 0, 1, 0, NULL, 0},   /* V rows */
+                 {FLASHC_DTYPE_FP8_E4M3, 8, 8, 32768, 64, 8, 128, 0, 0, 1, NULL, 0},   /* softcap */
+                 {FLASHC_DTYPE_FP8_E4M3, 8, 8, 32768, 64, 8, 128, 0, 0, 0, "0", 0},
+                 {FLASHC_DTYPE_FP8_E4M3, 2, 1, 304, 8, 8, 128, 0, 0, 0, "1", 1}};    /* 1 row, 304 keys */
+    const int n = (int)(sizeof cases / sizeof cases[0]);
+    int fail = 0;
+    for (int c = 0; c < n; ++c) {
+        flashc_attention_params p;
+        route_fake_params(&p, cases[c].dt, cases[c].b, cases[c].sq, cases[c].sk, cases[c].hq, cases[c].hkv, cases[c].d,
+                          cases[c].page, (int)cases[c].v_rows);
+        if (cases[c].softcap) p.softcap = 30.0f;
+        flashc_problem pr;
+        memset(&pr, 0, sizeof pr);
+        flashc_status st = flashc_validate(&p, &pr);
+        if (st == FLASHC_STATUS_SUCCESS) st = flashc_validate_gpu(&pr);
+        if (st != FLASHC_STATUS_SUCCESS) {
+            printf("FAIL sm90 decode rule: case %d does not validate: %s\n", c, flashc_last_error());
+            ++fail;
+            continue;
+        }
+        if (c == 0 && flashc_sm90_check(&pr, &ROUTE_DEVICE[ROUTE_FULL]) == FLASHC_STATUS_NOT_SUPPORTED &&
+            strstr(flashc_last_error(), "FLASHC_BUILD_SM90=OFF")) {
+            printf("sm90 decode rule: not checked (FLASHC_BUILD_SM90=OFF)\n");
+            return 0;
+        }
+        if (cases[c].hook) setenv("FLASHC_SM90_DECODE", cases[c].hook, 1);
+        const int got = flashc_sm90_decode_route(&pr, &ROUTE_DEVICE[ROUTE_FULL]);
+        unsetenv("FLASHC_SM90_DECODE");
+        if (got != cases[c].want) {
+            printf("FAIL sm90 decode rule: %s d%lld b %lld s_q %lld s_k %lld h %lld/%lld pages %lld%s%s%s%s: %s, "
+                   "want %s\n",
+                   tu_dtype_name(cases[c].dt), (long long)cases[c].d, (long long)cases[c].b, (long long)cases[c].sq,
+                   (long long)cases[c].sk, (long long)cases[c].hq, (long long)cases[c].hkv, (long long)cases[c].page,
+                   cases[c].v_rows ? " V rows" : "", cases[c].softcap ? " softcap" : "",
+                   cases[c].hook ? " FLASHC_SM90_DECODE=" : "", cases[c].hook ? cases[c].hook : "",
+                   got ? "decode tile" : "not the decode tile", cases[c].want ? "the decode tile" : "not it");
+            ++fail;
+        }
+    }
+    printf("sm90 decode rule: %s\n", fail ? "FAILED" : "fp8 d128 V^T decode of 33-64 rows from 8k keys takes the tile");
     return fail;
 }
 
@@ -1583,6 +1650,40 @@ static void sm90_fp8_layout_cases(int v_rows)
         c = sm90_fp8_case(d, v_rows); c.b = 1; c.sq = c.sk = 1024; c.causal = 1;
         sm90_fp8_named(&c, v_rows, "s1024 causal"); run_case(c);
     }
+}
+
+/* The Hopper fp8 decode tile (sm90_decode.cu), forced onto small shapes by its dev hook
+   (FLASHC_SM90_DECODE=1): 1-64 packed rows, GQA 1-64, causal and not, key tails (V^T rows padded
+   to 16 bytes and the padding poisoned), split keys (the combine) and one split, key-less rows
+   (causal s_q > s_k), f16 output, LSE on and off, per-head descales. The auto
+   and sm90 backends run the tile; the portable one the same cases beside it. */
+static void sm90_decode_cases(void)
+{
+    struct {
+        int b, sq, sk, hq, hkv, causal, f16, lse;
+        const char *what;
+    } cases[] = {{3, 8, 4097, 16, 2, 1, 0, 1, "64 rows causal split"},
+                 {2, 5, 1500, 16, 2, 0, 1, 0, "40 rows f16 no-lse split"},
+                 {2, 1, 300, 16, 2, 0, 0, 1, "8 rows one split"},
+                 {1, 1, 2000, 64, 1, 1, 0, 1, "mqa 64 rows causal"},
+                 {2, 8, 129, 8, 2, 1, 0, 1, "32 rows two blocks tail"},
+                 {2, 8, 5, 16, 2, 1, 0, 1, "key-less rows sq>sk"},
+                 {2, 3, 3001, 24, 3, 0, 0, 1, "24 rows gqa 8 odd keys"},
+                 {1, 2, 777, 6, 6, 1, 1, 1, "mha 2 rows causal f16"}};
+    setenv("FLASHC_SM90_DECODE", "1", 1);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        tcase c = base_case(FLASHC_DTYPE_FP8_E4M3, 128);
+        c.vtpad = 1;
+        c.b = cases[i].b, c.sq = cases[i].sq, c.sk = cases[i].sk, c.hq = cases[i].hq, c.hkv = cases[i].hkv;
+        c.causal = cases[i].causal, c.lse = cases[i].lse;
+        if (cases[i].f16) c.out_dt = FLASHC_DTYPE_F16;
+        c.sm90_runs = c.sm90_decode = 1;
+        char what[96];
+        snprintf(what, sizeof what, "sm90 decode %s", cases[i].what);
+        named(&c, what);
+        run_case(c);
+    }
+    unsetenv("FLASHC_SM90_DECODE");
 }
 
 static void sm90_fp8_cases(void) { sm90_fp8_layout_cases(0); }
@@ -2711,6 +2812,7 @@ static const test_unit UNITS[] = {
     {"sm90 score mods", sm90_score_mod_cases, NULL, 0},
     {"sm90 varlen", sm90_varlen_cases, NULL, 0},
     {"sm90 paged", sm90_paged_cases, NULL, 0},
+    {"sm90 decode", sm90_decode_cases, NULL, 0},
 };
 #define NUM_UNITS ((int)(sizeof UNITS / sizeof UNITS[0]))
 
@@ -2819,7 +2921,7 @@ int main(int argc, char **argv)
                "failed\n", g_sm90_route_checked, g_sm90_route_fail);
         fail += g_sm90_route_fail;
     }
-    if (ROUTES_ONLY && !g_filter && !g_quick && g_unit < 0) fail += check_route_union() + route_hook_checks() + route_rule_checks();
+    if (ROUTES_ONLY && !g_filter && !g_quick && g_unit < 0) fail += check_route_union() + route_hook_checks() + route_rule_checks() + route_sm90_decode_checks();
     printf("%d passed, %d failed, %d skipped\n", pass, fail, skip);
     if (fail) return 1;
     if (pass == 0 && skip > 0) return 77;

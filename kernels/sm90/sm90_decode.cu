@@ -1,0 +1,312 @@
+/*
+ * Hopper fp8 decode tile: few query tokens over a long cache, e4m3 Q / K / V^T at d 128, on QGMMA.
+ * Budget (sm90_decode.h): one CTA per (key split, KV head, batch), two per SM; 160 threads.
+ *   rows      the s_q x group query rows that share the KV head, packed token-major (row r = token
+ *             r / group, query head h_kv * group + r % group), at most SM90_DEC_M = 64: one wgmma M
+ *   warps     0-3 the consumer warpgroup: S = Q K^T (m64n128k32 e4m3, both operands from smem), the
+ *             online softmax in registers, O += P V^T (P from registers); 4 the producer, whose
+ *             lane 0 issues the K and V^T TMA boxes of each 128-key block into a 3-stage ring
+ *   smem      Q [64 x 128 B] + 3 x (K [128 keys x 128 B] + V^T [128 d x 128 keys]), 128B-swizzled
+ *             (TMA writes K and V^T so, the consumers write Q so), + full / empty mbarriers per stage
+ *   registers S 64 f32, O 64 f32, P 16 b32 per consumer thread; __launch_bounds__(160, 2): <= 204
+ * Why one CTA's GEMMs are not overlapped with its softmax: the second CTA on the SM fills those
+ * gaps, and the tile is bound by the K / V stream (prototype, docs/sm90.md "Next steps").
+ * Key splits write O / l and the log2 LSE of each row to the workspace; sm90_dec_combine merges them.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <cuda_runtime.h>
+
+#include "ptx/bar.h"
+#include "ptx/cp_async_bulk.h"
+#include "ptx/cvt.h"
+#include "ptx/ex2.h"
+#include "ptx/fence.h"
+#include "ptx/mbarrier.h"
+#include "ptx/wgmma.h"
+#include "common/softmax.cuh"
+#include "sm90/sm90_decode.h"
+#include "sm90/sm90_p8.cuh"
+
+#define DEC_PANEL_KEYS SM90_DEC_N
+#define DEC_CONSUMER_THREADS 128
+#define DEC_CONSUMER_WARPS (DEC_CONSUMER_THREADS / 32)
+#define DEC_THREADS (DEC_CONSUMER_THREADS + 32) /* + the producer warp */
+#define DEC_S_REGS (SM90_DEC_N / 2)              /* m64n128 f32 accumulator: 64 per thread */
+#define DEC_O_REGS (SM90_DEC_D / 2)
+#define DEC_P_REGS (SM90_DEC_N / 8)              /* e4m3 A fragments: 4 per 32-key k-step */
+#define DEC_MMA_K_BYTES 32                       /* e4m3 wgmma K */
+#define DEC_SWIZZLE_GROUP_BYTES 1024             /* 8 rows x 128 B */
+#define DEC_LEADING_BYTES 16                     /* K-major operands: the descriptor's leading offset is unused */
+#define DEC_CHUNK_BYTES 16                       /* the swizzle permutes 16-byte chunks: c ^ (row % 8) */
+#define DEC_P_OFFSET_LOG2 8.f                    /* P = 2^8 exp2(s - max) <= 256 < 448, e4m3's largest */
+#define DEC_BAR_Q 1                              /* named barrier: the consumers' Q is in smem */
+#define DEC_FULL 0                               /* mbarrier kinds per stage */
+#define DEC_EMPTY 1
+#define DEC_COMBINE_THREADS 128
+
+/* ---- Setup ------------------------------------------------------------------------------- */
+static __device__ __forceinline__ uint32_t dec_bar(uint32_t base, int kind, int stage)
+{
+    return base + SM90_DEC_BAR_OFFSET + (stage * 2 + kind) * 8;
+}
+static __device__ __forceinline__ uint32_t dec_k(uint32_t base, int stage)
+{
+    return base + SM90_DEC_Q_BYTES + stage * SM90_DEC_STAGE_BYTES;
+}
+static __device__ __forceinline__ uint32_t dec_vt(uint32_t base, int stage) { return dec_k(base, stage) + SM90_DEC_K_BYTES; }
+
+static __device__ __forceinline__ float dec_descale(const float *x, const int64_t stride[2], int bi, int hk)
+{
+    return x ? x[bi * stride[0] + hk * stride[1]] : 1.f;
+}
+
+/* ---- Producer ---------------------------------------------------------------------------- */
+/* Key blocks n_lo .. n_lo + count - 1, low to high; TMA zero-fills keys past s_k (masked later). */
+static __device__ void dec_producer(const sm90_dec_params *p, uint32_t base, int n_lo, int count, int hk, int bi)
+{
+    prefetch_tensormap(&p->tmap_k);
+    prefetch_tensormap(&p->tmap_vt);
+    for (int it = 0; it < count; ++it) {
+        const int stage = it % SM90_DEC_STAGES;
+        if (it >= SM90_DEC_STAGES)
+            mbarrier_wait_parity(dec_bar(base, DEC_EMPTY, stage), (it / SM90_DEC_STAGES - 1) & 1);
+        const uint32_t full = dec_bar(base, DEC_FULL, stage);
+        mbarrier_arrive_expect_tx(full, SM90_DEC_STAGE_BYTES);
+        const int key0 = (n_lo + it) * SM90_DEC_N;
+        /* streamed once: evict first, so the cache keeps what other CTAs still read */
+        cp_async_bulk_tensor_4d_shared_global(dec_k(base, stage), &p->tmap_k, 0, key0, hk, bi, full,
+                                              CP_ASYNC_BULK_EVICT_FIRST);
+        cp_async_bulk_tensor_4d_shared_global(dec_vt(base, stage), &p->tmap_vt, key0, 0, hk, bi, full,
+                                              CP_ASYNC_BULK_EVICT_FIRST);
+    }
+}
+
+/* ---- Consumer ---------------------------------------------------------------------------- */
+/* The tile's packed Q rows into smem in the 128B-swizzled layout wgmma reads; rows past p->rows 0. */
+static __device__ void dec_load_q(const sm90_dec_params *p, uint8_t *sq, int hk, int bi, int tid)
+{
+    const int chunks = SM90_DEC_ROW_BYTES / DEC_CHUNK_BYTES;
+    for (int i = tid; i < SM90_DEC_M * chunks; i += DEC_CONSUMER_THREADS) {
+        const int r = i / chunks, c = i % chunks;
+        uint4 v = make_uint4(0, 0, 0, 0);
+        if (r < p->rows) {
+            const int t = r / p->group, h = hk * p->group + r % p->group;
+            v = *(const uint4 *)(p->q + bi * p->q_stride[0] + t * p->q_stride[1] + h * p->q_stride[2] +
+                                 c * DEC_CHUNK_BYTES);
+        }
+        *(uint4 *)(sq + r * SM90_DEC_ROW_BYTES + (c ^ (r % 8)) * DEC_CHUNK_BYTES) = v;
+    }
+    fence_proxy_async_shared_cta(); /* generic-proxy writes, read by wgmma (async proxy) */
+    bar_sync(DEC_BAR_Q, DEC_CONSUMER_THREADS);
+}
+
+/* Accumulator layout (m64nN f32, PTX ISA §9.7.15.5.1.1): register 4j + 2r + c of lane l in warp w
+   is row 16w + l/4 + 8r, column 8j + 2(l%4) + c. */
+static __device__ __forceinline__ int dec_col(int i, int lane) { return 8 * (i / 4) + 2 * (lane % 4) + (i & 1); }
+static __device__ __forceinline__ int dec_half(int i) { return (i >> 1) & 1; }
+
+/* Scores to log2 units; keys past s_k, or (causal) past the row's token's last key, to -inf. */
+static __device__ __forceinline__ void dec_scale_mask(float *s, float scale_log2, int key0, const int last_key[2],
+                                                      int lane)
+{
+    const int need_mask = key0 + SM90_DEC_N - 1 > min(last_key[0], last_key[1]);
+#pragma unroll
+    for (int i = 0; i < DEC_S_REGS; ++i) {
+        float x = s[i] * scale_log2;
+        if (need_mask && key0 + dec_col(i, lane) > last_key[dec_half(i)]) x = -INFINITY;
+        s[i] = x;
+    }
+}
+
+/* Online softmax of one key block: P = 2^(s - m + offset) in s, l and O rescaled. */
+static __device__ __forceinline__ void dec_softmax(float *s, float *o, float m[2], float l[2])
+{
+#pragma unroll
+    for (int r = 0; r < 2; ++r) {
+        float mx = -INFINITY;
+#pragma unroll
+        for (int i = 0; i < DEC_S_REGS; ++i)
+            if (dec_half(i) == r) mx = fmaxf(mx, s[i]);
+        mx = quad_max(mx);
+        const float m_new = fmaxf(m[r], mx);
+        const float alpha = m[r] == -INFINITY ? 0.f : ex2_approx_ftz_f32(m[r] - m_new);
+        const float base = m_new == -INFINITY ? 0.f : m_new - DEC_P_OFFSET_LOG2;
+        float sum = 0.f;
+#pragma unroll
+        for (int i = 0; i < DEC_S_REGS; ++i)
+            if (dec_half(i) == r) {
+                s[i] = ex2_approx_ftz_f32(s[i] - base);
+                sum += s[i];
+            }
+        l[r] = l[r] * alpha + sum;
+        m[r] = m_new;
+#pragma unroll
+        for (int i = 0; i < DEC_O_REGS; ++i)
+            if (dec_half(i) == r) o[i] *= alpha;
+    }
+}
+
+/* One key block: S = Q K^T, mask and softmax, O += P V^T; then the stage goes back to the producer. */
+static __device__ __forceinline__ void dec_block(uint32_t base, int stage, float *o, float m[2], float l[2],
+                                                 float scale_log2, int key0, const int last_key[2], int lane)
+{
+    const uint64_t dq = wgmma_desc_sw128(base, DEC_LEADING_BYTES, DEC_SWIZZLE_GROUP_BYTES);
+    const uint64_t dk = wgmma_desc_sw128(dec_k(base, stage), DEC_LEADING_BYTES, DEC_SWIZZLE_GROUP_BYTES);
+    const uint64_t dv = wgmma_desc_sw128(dec_vt(base, stage), DEC_LEADING_BYTES, DEC_SWIZZLE_GROUP_BYTES);
+    float s[DEC_S_REGS];
+    wgmma_fence();
+#pragma unroll
+    for (int kk = 0; kk < SM90_DEC_ROW_BYTES / DEC_MMA_K_BYTES; ++kk)
+        wgmma_m64n128k32_f32_e4m3_e4m3_ss(s, wgmma_desc_advance(dq, kk * DEC_MMA_K_BYTES),
+                                          wgmma_desc_advance(dk, kk * DEC_MMA_K_BYTES), kk > 0);
+    wgmma_commit_group();
+    wgmma_wait_group(0);
+#pragma unroll
+    for (int i = 0; i < DEC_S_REGS; ++i) wgmma_fence_operand_f32(&s[i]);
+    dec_scale_mask(s, scale_log2, key0, last_key, lane);
+    dec_softmax(s, o, m, l);
+    uint32_t pf[DEC_P_REGS];
+    sm90_p8_convert(pf, s, SM90_DEC_N);
+#pragma unroll
+    for (int i = 0; i < DEC_O_REGS; ++i) wgmma_fence_operand_f32(&o[i]);
+    wgmma_fence();
+#pragma unroll
+    for (int kk = 0; kk < SM90_DEC_N / DEC_MMA_K_BYTES; ++kk)
+        wgmma_m64n128k32_f32_e4m3_e4m3_rs(o, pf + 4 * kk, wgmma_desc_advance(dv, kk * DEC_MMA_K_BYTES), 1);
+    wgmma_commit_group();
+    wgmma_wait_group(0);
+#pragma unroll
+    for (int i = 0; i < DEC_O_REGS; ++i) wgmma_fence_operand_f32(&o[i]);
+    if (lane == 0) mbarrier_arrive(dec_bar(base, DEC_EMPTY, stage)); /* this warp is done with the stage */
+}
+
+/* ---- Epilogue ---------------------------------------------------------------------------- */
+/* O / l per row straight from registers: to the workspace (a split) or as the output dtype with
+   v_descale and the natural-log LSE. */
+static __device__ void dec_epilogue(const sm90_dec_params *p, const float *o, const float m[2], const float l[2],
+                                    int row0, int lane, int hk, int bi, int split, float v_descale)
+{
+#pragma unroll
+    for (int r = 0; r < 2; ++r) {
+        const int row = row0 + 8 * r;
+        const float lsum = quad_sum(l[r]);
+        const float inv = lsum > 0.f ? 1.f / lsum : 0.f;
+        const float lse_log2 = lsum > 0.f ? m[r] - DEC_P_OFFSET_LOG2 + log2f(lsum) : -INFINITY;
+        if (row >= p->rows) continue;
+        if (p->splits > 1) {
+            const int64_t slot = (((int64_t)split * p->b + bi) * p->h_kv + hk) * SM90_DEC_M + row;
+            float *dst = p->ws_o + slot * SM90_DEC_D;
+#pragma unroll
+            for (int i = 0; i < DEC_O_REGS; i += 2)
+                if (dec_half(i) == r) *(float2 *)(dst + dec_col(i, lane)) = make_float2(o[i] * inv, o[i + 1] * inv);
+            if (lane % 4 == 0) p->ws_lse[slot] = lse_log2;
+            continue;
+        }
+        const int t = row / p->group, h = hk * p->group + row % p->group;
+        uint16_t *dst = (uint16_t *)p->o + bi * p->o_stride[0] + t * p->o_stride[1] + h * p->o_stride[2];
+        const float sc = inv * v_descale;
+#pragma unroll
+        for (int i = 0; i < DEC_O_REGS; i += 2)
+            if (dec_half(i) == r)
+                *(uint32_t *)(dst + dec_col(i, lane)) = p->out_bf16 ? cvt_rn_bf16x2_f32(o[i] * sc, o[i + 1] * sc)
+                                                                    : cvt_rn_f16x2_f32(o[i] * sc, o[i + 1] * sc);
+        if (p->lse && lane % 4 == 0) p->lse[bi * p->lse_stride[0] + h * p->lse_stride[1] + t] = lse_log2 * FLASHC_LN2;
+    }
+}
+
+static __device__ void dec_consumer(const sm90_dec_params *p, uint8_t *smem, uint32_t base, int n_lo, int count,
+                                    int hk, int bi, int split)
+{
+    const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
+    dec_load_q(p, smem, hk, bi, tid);
+    const float scale_log2 = p->scale_log2 * dec_descale(p->q_descale, p->descale_stride[0], bi, hk) *
+                             dec_descale(p->k_descale, p->descale_stride[1], bi, hk);
+    const int row0 = 16 * warp + lane / 4;
+    int last_key[2];
+#pragma unroll
+    for (int r = 0; r < 2; ++r) { /* causal, bottom-right: token t sees keys up to t + s_k - s_q */
+        const int t = min(row0 + 8 * r, p->rows - 1) / p->group;
+        last_key[r] = p->causal ? min(p->s_k - 1, t + p->s_k - p->s_q) : p->s_k - 1;
+    }
+    float o[DEC_O_REGS], m[2] = {-INFINITY, -INFINITY}, l[2] = {0.f, 0.f};
+#pragma unroll
+    for (int i = 0; i < DEC_O_REGS; ++i) o[i] = 0.f;
+    for (int it = 0; it < count; ++it) {
+        const int stage = it % SM90_DEC_STAGES;
+        mbarrier_wait_parity(dec_bar(base, DEC_FULL, stage), (it / SM90_DEC_STAGES) & 1);
+        dec_block(base, stage, o, m, l, scale_log2, (n_lo + it) * SM90_DEC_N, last_key, lane);
+    }
+    dec_epilogue(p, o, m, l, row0, lane, hk, bi, split, dec_descale(p->v_descale, p->descale_stride[2], bi, hk));
+}
+
+__global__ void __launch_bounds__(DEC_THREADS, SM90_DEC_CTAS_PER_SM) sm90_dec_kernel(const __grid_constant__ sm90_dec_params p)
+{
+    extern __shared__ __align__(SM90_DEC_ALIGN) uint8_t smem_raw[];
+    const uint32_t raw = (uint32_t)__cvta_generic_to_shared(smem_raw);
+    const uint32_t base = (raw + SM90_DEC_ALIGN - 1) & ~(uint32_t)(SM90_DEC_ALIGN - 1);
+    uint8_t *smem = smem_raw + (base - raw);
+    const int split = blockIdx.x, hk = blockIdx.y, bi = blockIdx.z;
+    const int n_lo = split * p.blocks_per_split;
+    const int count = max(min(n_lo + p.blocks_per_split, p.num_blocks) - n_lo, 0);
+    if (threadIdx.x == 0) {
+        for (int s = 0; s < SM90_DEC_STAGES; ++s) {
+            mbarrier_init(dec_bar(base, DEC_FULL, s), 1);
+            mbarrier_init(dec_bar(base, DEC_EMPTY, s), DEC_CONSUMER_WARPS);
+        }
+        fence_mbarrier_init_release_cluster();
+    }
+    __syncthreads();
+    if (threadIdx.x / 32 == DEC_CONSUMER_WARPS) {
+        if (threadIdx.x % 32 == 0) dec_producer(&p, base, n_lo, count, hk, bi);
+        return;
+    }
+    dec_consumer(&p, smem, base, n_lo, count, hk, bi, split);
+}
+
+/* ---- Combine ------------------------------------------------------------------------------ */
+/* Merge the splits: one warp per packed row, 4 columns per lane; the output dtype, v_descale and
+   the natural-log LSE as the unsplit epilogue writes them. */
+__global__ void __launch_bounds__(DEC_COMBINE_THREADS) sm90_dec_combine(const __grid_constant__ sm90_dec_params p)
+{
+    const int64_t wid = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) / 32;
+    const int lane = threadIdx.x % 32;
+    if (wid >= (int64_t)p.b * p.h_kv * p.rows) return;
+    const int row = (int)(wid % p.rows), hk = (int)(wid / p.rows % p.h_kv), bi = (int)(wid / ((int64_t)p.rows * p.h_kv));
+    float mx = -INFINITY;
+    for (int s = 0; s < p.splits; ++s)
+        mx = fmaxf(mx, p.ws_lse[(((int64_t)s * p.b + bi) * p.h_kv + hk) * SM90_DEC_M + row]);
+    float4 acc = make_float4(0.f, 0.f, 0.f, 0.f);
+    float wsum = 0.f;
+    for (int s = 0; s < p.splits; ++s) {
+        const int64_t slot = (((int64_t)s * p.b + bi) * p.h_kv + hk) * SM90_DEC_M + row;
+        const float lse = p.ws_lse[slot];
+        if (lse == -INFINITY) continue; /* a split without keys for this row wrote no O */
+        const float w = exp2f(lse - mx);
+        const float4 v = *(const float4 *)(p.ws_o + slot * SM90_DEC_D + 4 * lane);
+        wsum += w;
+        acc.x += w * v.x, acc.y += w * v.y, acc.z += w * v.z, acc.w += w * v.w;
+    }
+    const float sc = wsum > 0.f ? dec_descale(p.v_descale, p.descale_stride[2], bi, hk) / wsum : 0.f;
+    const int t = row / p.group, h = hk * p.group + row % p.group;
+    uint16_t *dst = (uint16_t *)p.o + bi * p.o_stride[0] + t * p.o_stride[1] + h * p.o_stride[2] + 4 * lane;
+    const uint32_t lo = p.out_bf16 ? cvt_rn_bf16x2_f32(acc.x * sc, acc.y * sc) : cvt_rn_f16x2_f32(acc.x * sc, acc.y * sc);
+    const uint32_t hi = p.out_bf16 ? cvt_rn_bf16x2_f32(acc.z * sc, acc.w * sc) : cvt_rn_f16x2_f32(acc.z * sc, acc.w * sc);
+    *(uint32_t *)dst = lo; /* 4-byte stores: only element pairs are known to be aligned */
+    *(uint32_t *)(dst + 2) = hi;
+    if (p.lse && lane == 0)
+        p.lse[bi * p.lse_stride[0] + h * p.lse_stride[1] + t] = wsum > 0.f ? (mx + log2f(wsum)) * FLASHC_LN2 : -INFINITY;
+}
+
+extern "C" cudaError_t flashc_sm90_decode_launch(const sm90_dec_params *params, cudaStream_t stream)
+{
+    /* the opt-in is per device: set on every call, as the forward launchers do */
+    cudaError_t e = cudaFuncSetAttribute(sm90_dec_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, SM90_DEC_SMEM_BYTES);
+    if (e != cudaSuccess) return e;
+    const dim3 grid((unsigned)params->splits, (unsigned)params->h_kv, (unsigned)params->b);
+    sm90_dec_kernel<<<grid, DEC_THREADS, SM90_DEC_SMEM_BYTES, stream>>>(*params);
+    if ((e = cudaGetLastError()) != cudaSuccess || params->splits <= 1) return e;
+    const int64_t warps = (int64_t)params->b * params->h_kv * params->rows, per_block = DEC_COMBINE_THREADS / 32;
+    sm90_dec_combine<<<(unsigned)((warps + per_block - 1) / per_block), DEC_COMBINE_THREADS, 0, stream>>>(*params);
+    return cudaGetLastError();
+}

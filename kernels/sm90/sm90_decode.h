@@ -1,0 +1,78 @@
+/*
+ * The Hopper fp8 decode tile (sm90_decode.cu), shared with its host side (sm90_api.cu): the
+ * parameter block and the budget the host needs to plan, size the workspace and encode the maps.
+ *
+ * Why: the portable path runs fp8 decode as f16 HMMA (sm_90 has no e4m3 mma.sync), and at 33-64
+ * packed rows per KV head its tiles are bound by those MMAs (H100, b 8 h 64/8 s_q 8: 2041 GB/s at
+ * 32k against 2858 at s_q 1); QGMMA reads e4m3 at wgmma's rate. Measured as a stand-alone
+ * prototype first (tools/sm90_decode_proto.cu, retired with this tile, in commit 1908593;
+ * docs/sm90.md "Next steps", session 58: +25 / +17 % at 64 rows, 32k / 16k keys).
+ */
+#ifndef FLASHC_SM90_DECODE_H
+#define FLASHC_SM90_DECODE_H
+
+#include <stdint.h>
+#include <cuda.h> /* CUtensorMap (type only: the library never links libcuda) */
+#include <cuda_runtime.h>
+
+/* ---- Budget -------------------------------------------------------------------------------
+ * One CTA per (key split, KV head, batch) holds the KV head's s_q x group query rows (token-major),
+ * at most one wgmma M of 64; keys in 128-key blocks through a 3-stage K / V^T ring.
+ * smem: Q 8 KB + 3 x (K 16 KB + V^T 16 KB) = 104 KB + 1 KB alignment + barriers: two CTAs per SM,
+ * so one CTA's softmax and epilogue run under the other's stream. */
+#define SM90_DEC_D 128
+#define SM90_DEC_N 128           /* keys per block: one 128-byte V^T box row, one m64n128 S wgmma */
+#define SM90_DEC_M 64            /* packed rows per tile: one wgmma M */
+#define SM90_DEC_STAGES 3
+#define SM90_DEC_CTAS_PER_SM 2
+#define SM90_DEC_ROW_BYTES 128   /* an e4m3 row of d 128; a V^T row of 128 keys */
+#define SM90_DEC_Q_BYTES (SM90_DEC_M * SM90_DEC_ROW_BYTES)
+#define SM90_DEC_K_BYTES (SM90_DEC_N * SM90_DEC_ROW_BYTES)
+#define SM90_DEC_VT_BYTES (SM90_DEC_D * SM90_DEC_N)
+#define SM90_DEC_STAGE_BYTES (SM90_DEC_K_BYTES + SM90_DEC_VT_BYTES)
+#define SM90_DEC_BAR_OFFSET (SM90_DEC_Q_BYTES + SM90_DEC_STAGES * SM90_DEC_STAGE_BYTES)
+#define SM90_DEC_ALIGN 1024      /* 128B-swizzle atom: TMA and wgmma descriptors agree at offset 0 */
+#define SM90_DEC_SMEM_BYTES (SM90_DEC_BAR_OFFSET + 2 * SM90_DEC_STAGES * 8 + SM90_DEC_ALIGN)
+
+/* ---- Plan (host) ----------------------------------------------------------------------------
+ * Where the tile runs by default: fp8 e4m3, d 128, V^T, non-paged, non-packed K/V without
+ * seqused_k, no bias / softcap / ALiBi / sliding window (causal or none), at least
+ * SM90_DEC_MIN_ROWS packed rows per KV head and SM90_DEC_MIN_KEYS keys. H100 (session 58, same
+ * machine, GB/s of K+V against the portable tiles): 64 rows +25 % (32k) / +17 % (16k); 32 rows
+ * -0.8 % (32k), -1.9 % (b 64 h 32/8 4k); 8-16 rows -2 to -10 %. Below 16k keys at 33-64 rows and
+ * on the H200 unmeasured: the dev hook (sm90_api.cu sm90_decode_rule) is for that A/B. */
+#define SM90_DEC_MIN_ROWS 33
+#define SM90_DEC_MIN_KEYS 8192
+#define SM90_DEC_MIN_BLOCKS_PER_SPLIT 4 /* a split streams at least this many key blocks */
+
+typedef struct sm90_dec_params {
+    CUtensorMap tmap_k;      /* K [b, s_k, h_kv, 128] e4m3: box 128 B x 128 keys */
+    CUtensorMap tmap_vt;     /* V^T [b, h_kv, 128, s_k] e4m3: box 128 keys x 128 dims */
+    const uint8_t *q;        /* [b, s_q, h_q, 128] e4m3 */
+    void *o;                 /* [b, s_q, h_q, 128] f16 / bf16 */
+    float *lse;              /* [b, h_q, s_q] natural log, may be NULL */
+    const float *q_descale, *k_descale, *v_descale; /* [b, h_kv], may be NULL (1.0) */
+    float *ws_o;             /* [splits, b, h_kv, 64, 128] f32: each split's O / l (splits > 1) */
+    float *ws_lse;           /* [splits, b, h_kv, 64] f32: each split's log2 LSE, -inf without keys */
+    int64_t q_stride[3];     /* elements: batch, row, head */
+    int64_t o_stride[3];
+    int64_t lse_stride[2];   /* batch, head */
+    int64_t descale_stride[3][2]; /* q, k, v: batch, KV head */
+    int32_t b, s_q, h_q, h_kv, group, s_k;
+    int32_t rows;            /* s_q x group */
+    int32_t splits, blocks_per_split, num_blocks;
+    int32_t causal;          /* bottom-right: token t sees keys up to t + s_k - s_q */
+    int32_t out_bf16;
+    float scale_log2;        /* softmax_scale x log2(e) (descales apply per CTA) */
+} sm90_dec_params;
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+/* Decode kernel, then (splits > 1) the combine, on `stream`. */
+cudaError_t flashc_sm90_decode_launch(const sm90_dec_params *params, cudaStream_t stream);
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* FLASHC_SM90_DECODE_H */
