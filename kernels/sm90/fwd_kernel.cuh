@@ -94,6 +94,7 @@
 #include "sm90/sm90_fwd.cuh"
 #include "sm90/sm90_p8.cuh"
 #include "sm90/sm90_vt8.h"
+#include "sm90/sm90_vt_zero.cuh"
 #include "ptx/ldmatrix.h"
 
 /* ---- Budget ------------------------------------------------------------------------------ */
@@ -709,24 +710,11 @@ static __device__ __forceinline__ void fwd_zero_v_rows(uint32_t v, int32_t keys,
 }
 
 #if FWD_ELEM_IS_E4M3 && !FWD_V_ROWS
-/* Keys [keys, BLOCK_N) of an 8-bit V^T stage: panels of [D rows x 128 keys], key k of row r in
-   chunk (k / 16) ^ (r % 8), byte k % 16: whole chunks past the last key, and the bytes after it
-   in its own chunk. A thread takes whole rows (no division: 24 registers). */
+/* Keys [keys, BLOCK_N) of an 8-bit V^T stage (sm90_vt_zero.cuh; a thread takes whole rows, no
+   division: 24 registers). */
 static __device__ __forceinline__ void fwd_zero_vt_keys(uint32_t vt, int32_t keys, int tid)
 {
-    for (int32_t row = tid; row < FWD_D; row += FWD_TRANSPOSE_THREADS)
-        for (int32_t key = keys; key < FWD_N;) {
-            const int32_t panel = key / FWD_VT_PANEL_KEYS, k = key % FWD_VT_PANEL_KEYS;
-            const uint32_t chunk = vt + panel * FWD_VT_PANEL_BYTES + row * SM90_PANEL_ROW_BYTES +
-                                   ((k / FWD_CHUNK_BYTES) ^ (row % FWD_CHUNKS_PER_ROW)) * FWD_CHUNK_BYTES;
-            if (k % FWD_CHUNK_BYTES == 0) {
-                *fwd_chunk(chunk) = make_uint4(0u, 0u, 0u, 0u);
-                key += FWD_CHUNK_BYTES;
-            } else {
-                *((volatile uint8_t *)fwd_chunk(chunk) + k % FWD_CHUNK_BYTES) = 0;
-                ++key;
-            }
-        }
+    sm90_zero_vt_keys(vt, keys, FWD_N, FWD_D, tid, FWD_TRANSPOSE_THREADS);
 }
 #endif
 

@@ -347,12 +347,13 @@ static size_t sm90_tail_workspace(const sm90_variant *v, int d, const flashc_dev
  * measurements behind the rule. */
 #define SM90_DEC_MAX_GRID_YZ 65535 /* grid y (KV heads) and z (batch) */
 
-/* What the tile can run: fp8 d128 V^T, dense non-paged K/V of full length, causal or no mask,
-   no score transforms, one CTA's 64 rows per KV head. */
+/* What the tile can run: fp8 d128 V^T, a dense cache (seqused_k or not) or pages holding whole
+   128-key blocks, causal or no mask, no score transforms, one CTA's 64 rows per KV head. */
 static int sm90_decode_shape_ok(const flashc_problem *p)
 {
     if (p->in_dtype != FLASHC_DTYPE_FP8_E4M3 || p->d != SM90_DEC_D || !p->v_transposed) return 0;
-    if (p->kv_layout != FLASHC_KV_BATCHED || p->q_varlen || p->seqused_k) return 0;
+    if (p->kv_layout == FLASHC_KV_VARLEN || p->q_varlen) return 0;
+    if (p->kv_layout == FLASHC_KV_PAGED && p->page_size % SM90_DEC_N != 0) return 0;
     if (p->bias || p->alibi || p->softcap != 0.0f || p->window_left != -1) return 0;
     if (p->window_right != -1 && p->window_right != 0) return 0;
     if (p->h_kv < 1 || p->h_q % p->h_kv != 0 || p->s_q < 1 || p->s_k < 1 || p->b < 1) return 0;
@@ -681,17 +682,27 @@ static flashc_status sm90_decode_forward(const flashc_problem *p, const flashc_d
     }
     sm90_dec_params prm;
     memset(&prm, 0, sizeof prm);
+    /* the maps' batches are pages when paged: [num_pages, page_size, h_kv, d] and V^T [num_pages,
+       h_kv, d, page_size] */
+    const int paged = p->kv_layout == FLASHC_KV_PAGED;
+    const int64_t kv_rows = paged ? p->page_size : p->s_k, kv_batch = paged ? p->num_pages : p->b;
     /* L2 promotion none: the boxes are 128-byte rows strided apart, and 256B promotion fetched a
        neighbour no CTA wanted then (prototype, H100: 7-17 % slower) */
-    flashc_status st = sm90_tensor_map_promo(&prm.tmap_k, p->k, p->in_dtype, dev->device, p->d, p->s_k, p->h_kv, p->b,
-                                             p->k_stride, SM90_DEC_N, SM90_DEC_ROW_BYTES,
+    flashc_status st = sm90_tensor_map_promo(&prm.tmap_k, p->k, p->in_dtype, dev->device, p->d, kv_rows, p->h_kv,
+                                             kv_batch, p->k_stride, SM90_DEC_N, SM90_DEC_ROW_BYTES,
                                              CU_TENSOR_MAP_L2_PROMOTION_NONE);
     if (st != FLASHC_STATUS_SUCCESS) return st;
-    /* V^T [b, h_kv, d, s_k]: v_stride is (batch, head, dim); as a view (batch, row = dim, head) */
+    /* V^T: v_stride is (batch, head, dim); as a view (batch, row = dim, head) */
     const int64_t vt_stride[3] = {p->v_stride[0], p->v_stride[2], p->v_stride[1]};
-    st = sm90_tensor_map_promo(&prm.tmap_vt, p->v, p->in_dtype, dev->device, p->s_k, p->d, p->h_kv, p->b, vt_stride,
-                               (uint32_t)p->d, SM90_DEC_ROW_BYTES, CU_TENSOR_MAP_L2_PROMOTION_NONE);
+    st = sm90_tensor_map_promo(&prm.tmap_vt, p->v, p->in_dtype, dev->device, kv_rows, p->d, p->h_kv, kv_batch,
+                               vt_stride, (uint32_t)p->d, SM90_DEC_ROW_BYTES, CU_TENSOR_MAP_L2_PROMOTION_NONE);
     if (st != FLASHC_STATUS_SUCCESS) return st;
+    prm.seqused_k = p->seqused_k;
+    if (paged) {
+        prm.page_table = p->page_table;
+        prm.page_table_stride = p->page_table_stride;
+        prm.page_size = p->page_size;
+    }
     prm.q = (const uint8_t *)p->q;
     prm.o = p->o;
     prm.lse = p->lse;
@@ -713,7 +724,6 @@ static flashc_status sm90_decode_forward(const flashc_problem *p, const flashc_d
     prm.rows = p->s_q * prm.group;
     prm.splits = pl.splits;
     prm.blocks_per_split = pl.blocks_per_split;
-    prm.num_blocks = pl.num_blocks;
     prm.causal = p->causal || p->window_right == 0;
     prm.out_bf16 = p->out_dtype == FLASHC_DTYPE_BF16;
     prm.scale_log2 = p->softmax_scale * (float)SM90_LOG2E;

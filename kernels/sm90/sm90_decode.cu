@@ -12,6 +12,9 @@
  * Why one CTA's GEMMs are not overlapped with its softmax: the second CTA on the SM fills those
  * gaps, and the tile is bound by the K / V stream (prototype, docs/sm90.md "Next steps").
  * Key splits write O / l and the log2 LSE of each row to the workspace; sm90_dec_combine merges them.
+ * A KV cache: seqused_k bounds each sequence's keys (its CTAs past them stream nothing), and pages
+ * holding whole 128-key blocks are read through the page table (one entry per block, by the
+ * producer); the V^T bytes past a sequence are zeroed before P.V (sm90_vt_zero.cuh).
  */
 #include <math.h>
 #include <stdint.h>
@@ -22,11 +25,13 @@
 #include "ptx/cvt.h"
 #include "ptx/ex2.h"
 #include "ptx/fence.h"
+#include "ptx/griddepcontrol.h"
 #include "ptx/mbarrier.h"
 #include "ptx/wgmma.h"
 #include "common/softmax.cuh"
 #include "sm90/sm90_decode.h"
 #include "sm90/sm90_p8.cuh"
+#include "sm90/sm90_vt_zero.cuh"
 
 #define DEC_PANEL_KEYS SM90_DEC_N
 #define DEC_CONSUMER_THREADS 128
@@ -41,6 +46,7 @@
 #define DEC_CHUNK_BYTES 16                       /* the swizzle permutes 16-byte chunks: c ^ (row % 8) */
 #define DEC_P_OFFSET_LOG2 8.f                    /* P = 2^8 exp2(s - max) <= 256 < 448, e4m3's largest */
 #define DEC_BAR_Q 1                              /* named barrier: the consumers' Q is in smem */
+#define DEC_BAR_VT 2                             /* named barrier: the last block's V^T past the keys is 0 */
 #define DEC_FULL 0                               /* mbarrier kinds per stage */
 #define DEC_EMPTY 1
 #define DEC_COMBINE_THREADS 128
@@ -62,7 +68,21 @@ static __device__ __forceinline__ float dec_descale(const float *x, const int64_
 }
 
 /* ---- Producer ---------------------------------------------------------------------------- */
-/* Key blocks n_lo .. n_lo + count - 1, low to high; TMA zero-fills keys past s_k (masked later). */
+/* Where key block key0 of batch bi lies in the maps: (row, batch) of the cache, or of its page
+   (pages hold whole blocks: the host takes page sizes that are multiples of SM90_DEC_N). */
+static __device__ __forceinline__ void dec_block_coords(const sm90_dec_params *p, int key0, int bi, int *row, int *batch)
+{
+    if (p->page_table) {
+        *batch = p->page_table[bi * p->page_table_stride + key0 / p->page_size];
+        *row = key0 % p->page_size;
+    } else {
+        *batch = bi;
+        *row = key0;
+    }
+}
+
+/* Key blocks n_lo .. n_lo + count - 1, low to high; TMA zero-fills keys past the cache (masked
+   later), and the consumers zero V^T past a shorter sequence (dec_zero_past_keys). */
 static __device__ void dec_producer(const sm90_dec_params *p, uint32_t base, int n_lo, int count, int hk, int bi)
 {
     prefetch_tensormap(&p->tmap_k);
@@ -73,11 +93,12 @@ static __device__ void dec_producer(const sm90_dec_params *p, uint32_t base, int
             mbarrier_wait_parity(dec_bar(base, DEC_EMPTY, stage), (it / SM90_DEC_STAGES - 1) & 1);
         const uint32_t full = dec_bar(base, DEC_FULL, stage);
         mbarrier_arrive_expect_tx(full, SM90_DEC_STAGE_BYTES);
-        const int key0 = (n_lo + it) * SM90_DEC_N;
+        int row, batch;
+        dec_block_coords(p, (n_lo + it) * SM90_DEC_N, bi, &row, &batch);
         /* streamed once: evict first, so the cache keeps what other CTAs still read */
-        cp_async_bulk_tensor_4d_shared_global(dec_k(base, stage), &p->tmap_k, 0, key0, hk, bi, full,
+        cp_async_bulk_tensor_4d_shared_global(dec_k(base, stage), &p->tmap_k, 0, row, hk, batch, full,
                                               CP_ASYNC_BULK_EVICT_FIRST);
-        cp_async_bulk_tensor_4d_shared_global(dec_vt(base, stage), &p->tmap_vt, key0, 0, hk, bi, full,
+        cp_async_bulk_tensor_4d_shared_global(dec_vt(base, stage), &p->tmap_vt, row, 0, hk, batch, full,
                                               CP_ASYNC_BULK_EVICT_FIRST);
     }
 }
@@ -95,7 +116,8 @@ static __device__ void dec_load_q(const sm90_dec_params *p, uint8_t *sq, int hk,
             v = *(const uint4 *)(p->q + bi * p->q_stride[0] + t * p->q_stride[1] + h * p->q_stride[2] +
                                  c * DEC_CHUNK_BYTES);
         }
-        *(uint4 *)(sq + r * SM90_DEC_ROW_BYTES + (c ^ (r % 8)) * DEC_CHUNK_BYTES) = v;
+        /* the 128B swizzle: chunk c of row r at c ^ (r % 8), 8 being the chunks of a row */
+        *(uint4 *)(sq + r * SM90_DEC_ROW_BYTES + (c ^ (r % chunks)) * DEC_CHUNK_BYTES) = v;
     }
     fence_proxy_async_shared_cta(); /* generic-proxy writes, read by wgmma (async proxy) */
     bar_sync(DEC_BAR_Q, DEC_CONSUMER_THREADS);
@@ -215,8 +237,20 @@ static __device__ void dec_epilogue(const sm90_dec_params *p, const float *o, co
     }
 }
 
+/* A block reaching past the sequence's s_k_b keys (seqused_k, pages: the cache holds other bytes
+   there) gets its V^T columns past them zeroed, each consumer thread one d-row, then fenced to the
+   async proxy and met at a barrier before the P.V wgmma reads them. */
+static __device__ __forceinline__ void dec_zero_past_keys(const sm90_dec_params *p, uint32_t base, int stage, int key0,
+                                                          int s_k_b, int tid)
+{
+    if (!p->seqused_k || key0 + SM90_DEC_N <= s_k_b) return;
+    sm90_zero_vt_keys(dec_vt(base, stage), s_k_b - key0, SM90_DEC_N, SM90_DEC_D, tid, DEC_CONSUMER_THREADS);
+    fence_proxy_async_shared_cta();
+    bar_sync(DEC_BAR_VT, DEC_CONSUMER_THREADS);
+}
+
 static __device__ void dec_consumer(const sm90_dec_params *p, uint8_t *smem, uint32_t base, int n_lo, int count,
-                                    int hk, int bi, int split)
+                                    int hk, int bi, int split, int s_k_b)
 {
     const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
     dec_load_q(p, smem, hk, bi, tid);
@@ -227,7 +261,7 @@ static __device__ void dec_consumer(const sm90_dec_params *p, uint8_t *smem, uin
 #pragma unroll
     for (int r = 0; r < 2; ++r) { /* causal, bottom-right: token t sees keys up to t + s_k - s_q */
         const int t = min(row0 + 8 * r, p->rows - 1) / p->group;
-        last_key[r] = p->causal ? min(p->s_k - 1, t + p->s_k - p->s_q) : p->s_k - 1;
+        last_key[r] = p->causal ? min(s_k_b - 1, t + s_k_b - p->s_q) : s_k_b - 1;
     }
     float o[DEC_O_REGS], m[2] = {-INFINITY, -INFINITY}, l[2] = {0.f, 0.f};
 #pragma unroll
@@ -235,6 +269,7 @@ static __device__ void dec_consumer(const sm90_dec_params *p, uint8_t *smem, uin
     for (int it = 0; it < count; ++it) {
         const int stage = it % SM90_DEC_STAGES;
         mbarrier_wait_parity(dec_bar(base, DEC_FULL, stage), (it / SM90_DEC_STAGES) & 1);
+        dec_zero_past_keys(p, base, stage, (n_lo + it) * SM90_DEC_N, s_k_b, tid);
         dec_block(base, stage, o, m, l, scale_log2, (n_lo + it) * SM90_DEC_N, last_key, lane);
     }
     dec_epilogue(p, o, m, l, row0, lane, hk, bi, split, dec_descale(p->v_descale, p->descale_stride[2], bi, hk));
@@ -246,9 +281,15 @@ __global__ void __launch_bounds__(DEC_THREADS, SM90_DEC_CTAS_PER_SM) sm90_dec_ke
     const uint32_t raw = (uint32_t)__cvta_generic_to_shared(smem_raw);
     const uint32_t base = (raw + SM90_DEC_ALIGN - 1) & ~(uint32_t)(SM90_DEC_ALIGN - 1);
     uint8_t *smem = smem_raw + (base - raw);
+    /* the combine grid (programmatic dependent) may be placed as this grid's CTAs finish; it waits
+       on-device for all of them before reading */
+    griddep_launch_dependents();
     const int split = blockIdx.x, hk = blockIdx.y, bi = blockIdx.z;
+    /* this sequence's keys (seqused_k) and blocks; a split past them streams none and leaves its
+       rows key-less (LSE -inf) for the combine */
+    const int s_k_b = p.seqused_k ? min(p.seqused_k[bi], p.s_k) : p.s_k;
     const int n_lo = split * p.blocks_per_split;
-    const int count = max(min(n_lo + p.blocks_per_split, p.num_blocks) - n_lo, 0);
+    const int count = max(min(n_lo + p.blocks_per_split, (s_k_b + SM90_DEC_N - 1) / SM90_DEC_N) - n_lo, 0);
     if (threadIdx.x == 0) {
         for (int s = 0; s < SM90_DEC_STAGES; ++s) {
             mbarrier_init(dec_bar(base, DEC_FULL, s), 1);
@@ -261,7 +302,7 @@ __global__ void __launch_bounds__(DEC_THREADS, SM90_DEC_CTAS_PER_SM) sm90_dec_ke
         if (threadIdx.x % 32 == 0) dec_producer(&p, base, n_lo, count, hk, bi);
         return;
     }
-    dec_consumer(&p, smem, base, n_lo, count, hk, bi, split);
+    dec_consumer(&p, smem, base, n_lo, count, hk, bi, split, s_k_b);
 }
 
 /* ---- Combine ------------------------------------------------------------------------------ */
@@ -272,6 +313,7 @@ __global__ void __launch_bounds__(DEC_COMBINE_THREADS) sm90_dec_combine(const __
     const int64_t wid = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) / 32;
     const int lane = threadIdx.x % 32;
     if (wid >= (int64_t)p.b * p.h_kv * p.rows) return;
+    griddep_wait(); /* every split's pieces written and visible */
     const int row = (int)(wid % p.rows), hk = (int)(wid / p.rows % p.h_kv), bi = (int)(wid / ((int64_t)p.rows * p.h_kv));
     float mx = -INFINITY;
     for (int s = 0; s < p.splits; ++s)
@@ -306,7 +348,17 @@ extern "C" cudaError_t flashc_sm90_decode_launch(const sm90_dec_params *params, 
     const dim3 grid((unsigned)params->splits, (unsigned)params->h_kv, (unsigned)params->b);
     sm90_dec_kernel<<<grid, DEC_THREADS, SM90_DEC_SMEM_BYTES, stream>>>(*params);
     if ((e = cudaGetLastError()) != cudaSuccess || params->splits <= 1) return e;
+    /* the combine as the decode grid's programmatic dependent (as the portable path's, which
+       measured +2 % on the H200 at b 8 h 64/8 4k): no launch gap between the two */
     const int64_t warps = (int64_t)params->b * params->h_kv * params->rows, per_block = DEC_COMBINE_THREADS / 32;
-    sm90_dec_combine<<<(unsigned)((warps + per_block - 1) / per_block), DEC_COMBINE_THREADS, 0, stream>>>(*params);
-    return cudaGetLastError();
+    cudaLaunchConfig_t cfg = {0};
+    cudaLaunchAttribute attr[1];
+    cfg.gridDim = dim3((unsigned)((warps + per_block - 1) / per_block), 1, 1);
+    cfg.blockDim = dim3(DEC_COMBINE_THREADS, 1, 1);
+    cfg.stream = stream;
+    attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attr[0].val.programmaticStreamSerializationAllowed = 1;
+    cfg.attrs = attr;
+    cfg.numAttrs = 1;
+    return cudaLaunchKernelEx(&cfg, sm90_dec_combine, *params);
 }

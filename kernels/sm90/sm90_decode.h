@@ -35,32 +35,37 @@
 #define SM90_DEC_SMEM_BYTES (SM90_DEC_BAR_OFFSET + 2 * SM90_DEC_STAGES * 8 + SM90_DEC_ALIGN)
 
 /* ---- Plan (host) ----------------------------------------------------------------------------
- * Where the tile runs by default: fp8 e4m3, d 128, V^T, non-paged, non-packed K/V without
- * seqused_k, no bias / softcap / ALiBi / sliding window (causal or none), at least
- * SM90_DEC_MIN_ROWS packed rows per KV head and SM90_DEC_MIN_KEYS keys. H100 (session 58, same
- * machine, GB/s of K+V against the portable tiles): 64 rows +25 % (32k) / +17 % (16k); 32 rows
- * -0.8 % (32k), -1.9 % (b 64 h 32/8 4k); 8-16 rows -2 to -10 %. Below 16k keys at 33-64 rows and
- * on the H200 unmeasured: the dev hook (sm90_api.cu sm90_decode_rule) is for that A/B. */
+ * Where the tile runs by default: fp8 e4m3, d 128, V^T, a dense cache (with or without seqused_k)
+ * or pages of a multiple of 128 keys (not packed K/V), no bias / softcap / ALiBi / sliding window
+ * (causal or none), at least SM90_DEC_MIN_ROWS packed rows per KV head and SM90_DEC_MIN_KEYS keys.
+ * H100 (session 58, GB/s of K+V against the portable tiles through AUTO, b 8 h 64/8): 64 rows
+ * +21 / +15 / +7.5 % at 32k / 16k / 8k, 40 rows +13 % at 32k; 32 rows -2.6 % (32k) and -1.8 %
+ * (b 64 h 32/8 4k) with the tile forced. The H200, pages and seqused_k are unmeasured: the dev
+ * hook (sm90_api.cu sm90_decode_rule) is for that A/B. */
 #define SM90_DEC_MIN_ROWS 33
 #define SM90_DEC_MIN_KEYS 8192
 #define SM90_DEC_MIN_BLOCKS_PER_SPLIT 4 /* a split streams at least this many key blocks */
 
 typedef struct sm90_dec_params {
-    CUtensorMap tmap_k;      /* K [b, s_k, h_kv, 128] e4m3: box 128 B x 128 keys */
-    CUtensorMap tmap_vt;     /* V^T [b, h_kv, 128, s_k] e4m3: box 128 keys x 128 dims */
+    CUtensorMap tmap_k;      /* K [b, s_k, h_kv, 128] (paged: [pages, page_size, h_kv, 128]) e4m3: box 128 B x 128 keys */
+    CUtensorMap tmap_vt;     /* V^T [b, h_kv, 128, s_k] ([pages, h_kv, 128, page_size]) e4m3: box 128 keys x 128 dims */
     const uint8_t *q;        /* [b, s_q, h_q, 128] e4m3 */
     void *o;                 /* [b, s_q, h_q, 128] f16 / bf16 */
     float *lse;              /* [b, h_q, s_q] natural log, may be NULL */
     const float *q_descale, *k_descale, *v_descale; /* [b, h_kv], may be NULL (1.0) */
+    const int32_t *seqused_k; /* [b] keys per sequence, may be NULL (s_k each); required if paged */
+    const int32_t *page_table; /* [b, page_table_stride] page ids, NULL unless paged */
     float *ws_o;             /* [splits, b, h_kv, 64, 128] f32: each split's O / l (splits > 1) */
     float *ws_lse;           /* [splits, b, h_kv, 64] f32: each split's log2 LSE, -inf without keys */
     int64_t q_stride[3];     /* elements: batch, row, head */
     int64_t o_stride[3];
     int64_t lse_stride[2];   /* batch, head */
     int64_t descale_stride[3][2]; /* q, k, v: batch, KV head */
-    int32_t b, s_q, h_q, h_kv, group, s_k;
+    int64_t page_table_stride;
+    int32_t page_size;       /* paged: a multiple of SM90_DEC_N, so a key block lies in one page */
+    int32_t b, s_q, h_q, h_kv, group, s_k; /* s_k: the cache's length (paged: max_seqlen_k) */
     int32_t rows;            /* s_q x group */
-    int32_t splits, blocks_per_split, num_blocks;
+    int32_t splits, blocks_per_split;
     int32_t causal;          /* bottom-right: token t sees keys up to t + s_k - s_q */
     int32_t out_bf16;
     float scale_log2;        /* softmax_scale x log2(e) (descales apply per CTA) */

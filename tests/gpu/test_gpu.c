@@ -1209,8 +1209,8 @@ static int route_rule_checks(void)
 }
 
 /* test_routes: the Hopper fp8 decode tile's rule (sm90_api.cu sm90_decode_rule, sm90_decode.h) on the
-   H200's plan: 33-64 packed rows from SM90_DEC_MIN_KEYS keys, fp8 d128 V^T on dense K/V only, and
-   the dev hook FLASHC_SM90_DECODE both ways. Pointers are never read. Returns failures. */
+   H200's plan: 33-64 packed rows from SM90_DEC_MIN_KEYS keys, fp8 d128 V^T on a dense cache or
+   pages of a multiple of 128 keys, and the dev hook FLASHC_SM90_DECODE both ways. Pointers are never read. Returns failures. */
 static int route_sm90_decode_checks(void)
 {
     struct {
@@ -1226,7 +1226,8 @@ static int route_sm90_decode_checks(void)
                  {FLASHC_DTYPE_FP8_E4M3, 8, 9, 32768, 64, 8, 128, 0, 0, 0, NULL, 0},  /* 72 rows: one tile holds 64 */
                  {FLASHC_DTYPE_INT8, 8, 8, 32768, 64, 8, 128, 0, 0, 0, NULL, 0},
                  {FLASHC_DTYPE_FP8_E4M3, 8, 8, 32768, 64, 8, 64, 0, 0, 0, NULL, 0},
-                 {FLASHC_DTYPE_FP8_E4M3, 8, 8, 32768, 64, 8, 128, 256, 0, 0, NULL, 0}, /* paged */
+                 {FLASHC_DTYPE_FP8_E4M3, 8, 8, 32768, 64, 8, 128, 256, 0, 0, NULL, 1}, /* pages of 256 */
+                 {FLASHC_DTYPE_FP8_E4M3, 8, 8, 32768, 64, 8, 128, 64, 0, 0, NULL, 0},  /* pages split a block */
                  {FLASHC_DTYPE_FP8_E4M3, 8, 8, 32768, 64, 8, 128, 0, 1, 0, NULL, 0},   /* V rows */
                  {FLASHC_DTYPE_FP8_E4M3, 8, 8, 32768, 64, 8, 128, 0, 0, 1, NULL, 0},   /* softcap */
                  {FLASHC_DTYPE_FP8_E4M3, 8, 8, 32768, 64, 8, 128, 0, 0, 0, "0", 0},
@@ -1655,8 +1656,8 @@ static void sm90_fp8_layout_cases(int v_rows)
 /* The Hopper fp8 decode tile (sm90_decode.cu), forced onto small shapes by its dev hook
    (FLASHC_SM90_DECODE=1): 1-64 packed rows, GQA 1-64, causal and not, key tails (V^T rows padded
    to 16 bytes and the padding poisoned), split keys (the combine) and one split, key-less rows
-   (causal s_q > s_k), f16 output, LSE on and off, per-head descales. The auto
-   and sm90 backends run the tile; the portable one the same cases beside it. */
+   (causal s_q > s_k), f16 output, LSE on and off, per-head descales, seqused_k and pages. The
+   auto and sm90 backends run the tile; the portable one the same cases beside it. */
 static void sm90_decode_cases(void)
 {
     struct {
@@ -1682,6 +1683,28 @@ static void sm90_decode_cases(void)
         snprintf(what, sizeof what, "sm90 decode %s", cases[i].what);
         named(&c, what);
         run_case(c);
+    }
+    /* a KV cache: seqused_k over a dense cache and pages of 128 / 256 keys, with NaN in every key
+       no sequence uses (the tile zeroes V^T past each sequence), page-table entries past a
+       sequence -1, sequences of 0-3 keys, the last block of a sequence partly in its page */
+    tcase c = base_case(FLASHC_DTYPE_FP8_E4M3, 128);
+    c.vtpad = 1; c.b = 3; c.sq = 8; c.sk = 3000; c.hq = 16; c.hkv = 2; c.causal = 1; c.seqused = 1;
+    c.poison_unused = 1; c.sm90_runs = c.sm90_decode = 1;
+    named(&c, "sm90 decode 64 rows seqused causal poisoned"); run_case(c);
+    const int pages[2] = {128, 256};
+    for (int i = 0; i < 2; ++i) {
+        c = base_case(FLASHC_DTYPE_FP8_E4M3, 128);
+        c.b = 3; c.sq = i ? 5 : 6; c.hq = 16; c.hkv = 2; c.kv = KV_PAGED; c.page_size = pages[i];
+        c.poison_unused = 1; c.pt_spare = 1; c.sm90_runs = c.sm90_decode = 1;
+        if (i) c.out_dt = FLASHC_DTYPE_F16, c.lse = 0;
+        else c.causal = 1;
+        int lk[3] = {1500, 3, 2101};
+        if (i) lk[0] = 0, lk[1] = 700, lk[2] = 2049;
+        memcpy(c.seqlens_k, lk, sizeof lk);
+        char what[96];
+        snprintf(what, sizeof what, "sm90 decode %d rows paged ps%d%s poisoned", c.sq * 8, pages[i],
+                 i ? " f16 no-lse" : " causal");
+        named(&c, what); run_case(c);
     }
     unsetenv("FLASHC_SM90_DECODE");
 }

@@ -17,7 +17,8 @@ gcc -O2 -std=c11 -o /tmp/ab80 tools/ab80.c -I include -I /usr/local/cuda/include
 L=build-gpu/libflashc.so
 echo "== A/B auto backend: [FLASHC_SM90_DECODE=0 (portable) | rule | =1]"
 for s in fp8,128,8,64,8,8,32768,0 fp8,128,8,64,8,8,16384,0 fp8,128,8,64,8,5,32768,0 fp8,128,8,64,8,8,8192,0 \
-         fp8,128,8,64,8,4,32768,0 fp8,128,8,64,8,3,32768,0 fp8,128,64,32,8,8,4096,0; do
+         fp8,128,8,64,8,4,32768,0 fp8,128,8,64,8,3,32768,0 fp8,128,64,32,8,8,4096,0 fp8,128,8,64,8,8,32768,256 \
+         fp8,128,8,64,8,8,32768,128 fp8,128,64,32,8,8,8192,256; do
   AB_BACKEND=auto AB_VT=1 AB_SHAPES=one AB_ONE=$s LD_LIBRARY_PATH=/usr/local/cuda/lib64 timeout 60 /tmp/ab80 \
     "$L@FLASHC_SM90_DECODE=0" "$L" "$L@FLASHC_SM90_DECODE=1" 2>&1 | grep GB/s | tail -1
 done
