@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# scratch (sessions 58-59): the Hopper fp8 decode tile in the library (landed in session 59): build, SASS of the decode object, its test_gpu unit and the Hopper fp8 unit
-# (fwd_kernel.cuh calls the shared P converter), then an A/B of the tile against the portable path
+# scratch (sessions 58-59): the Hopper fp8 decode tile in the library (landed in session 59): build,
+# SASS of the decode object, its test_gpu unit and the Hopper fp8 unit (fwd_kernel.cuh calls the shared P converter), then an A/B of the tile against the portable path
 # through the auto backend (FLASHC_SM90_DECODE). ~100 s on a fresh machine. With SUITE=1, then the
 # GPU suite's part 1 (SUITE=2: part 2 only, on the same warm machine: no rebuild).
 nvidia-smi --query-gpu=name --format=csv,noheader
