@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 /* L2 cache-hint policies (createpolicy.fractional encodings, as CUTLASS's CacheHintSm90). */
+#define CP_ASYNC_BULK_EVICT_NORMAL 0x1000000000000000ull
 #define CP_ASYNC_BULK_EVICT_FIRST 0x12F0000000000000ull
 #define CP_ASYNC_BULK_EVICT_LAST 0x14F0000000000000ull
 

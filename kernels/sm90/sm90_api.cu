@@ -378,6 +378,17 @@ int flashc_sm90_decode_route(const flashc_problem *p, const flashc_device_info *
     return flashc_sm90_check(p, dev) == FLASHC_STATUS_SUCCESS;
 }
 
+/* The K / V^T loads' L2 policy: evict-first up to SM90_DEC_EVICT_FIRST_MAX_L2X times the L2 of
+   K + V (b x s_k keys, the bound of what the call reads). Dev hook (not API):
+   FLASHC_SM90_DEC_EVICT_FIRST=1 / 0 picks it (A/B, tests). */
+static int sm90_decode_evict_first(const flashc_problem *p, const flashc_device_info *dev)
+{
+    const char *e = getenv("FLASHC_SM90_DEC_EVICT_FIRST");
+    if (e) return atoi(e) == 1;
+    const double kv_bytes = 2.0 * p->b * p->s_k * p->h_kv * SM90_DEC_D; /* e4m3: one byte each */
+    return kv_bytes <= (double)SM90_DEC_EVICT_FIRST_MAX_L2X * dev->l2_bytes;
+}
+
 /* Key splits: fill SM90_DEC_CTAS_PER_SM CTAs per SM with b x h_kv x splits CTAs, each streaming at
    least SM90_DEC_MIN_BLOCKS_PER_SPLIT key blocks (the prototype's rule: 2-32 splits at 32k read
    within 4 % of each other on the H100). */
@@ -726,6 +737,7 @@ static flashc_status sm90_decode_forward(const flashc_problem *p, const flashc_d
     prm.blocks_per_split = pl.blocks_per_split;
     prm.causal = p->causal || p->window_right == 0;
     prm.out_bf16 = p->out_dtype == FLASHC_DTYPE_BF16;
+    prm.evict_first = sm90_decode_evict_first(p, dev);
     prm.scale_log2 = p->softmax_scale * (float)SM90_LOG2E;
     if (pl.splits > 1) {
         prm.ws_o = (float *)workspace;

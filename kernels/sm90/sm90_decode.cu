@@ -87,6 +87,7 @@ static __device__ void dec_producer(const sm90_dec_params *p, uint32_t base, int
 {
     prefetch_tensormap(&p->tmap_k);
     prefetch_tensormap(&p->tmap_vt);
+    const uint64_t policy = p->evict_first ? CP_ASYNC_BULK_EVICT_FIRST : CP_ASYNC_BULK_EVICT_NORMAL;
     for (int it = 0; it < count; ++it) {
         const int stage = it % SM90_DEC_STAGES;
         if (it >= SM90_DEC_STAGES)
@@ -95,11 +96,11 @@ static __device__ void dec_producer(const sm90_dec_params *p, uint32_t base, int
         mbarrier_arrive_expect_tx(full, SM90_DEC_STAGE_BYTES);
         int row, batch;
         dec_block_coords(p, (n_lo + it) * SM90_DEC_N, bi, &row, &batch);
-        /* streamed once: evict first, so the cache keeps what other CTAs still read */
+        /* streamed once; the L2 policy by the cache's size (SM90_DEC_EVICT_FIRST_MAX_L2X) */
         cp_async_bulk_tensor_4d_shared_global(dec_k(base, stage), &p->tmap_k, 0, row, hk, batch, full,
-                                              CP_ASYNC_BULK_EVICT_FIRST);
+                                              policy);
         cp_async_bulk_tensor_4d_shared_global(dec_vt(base, stage), &p->tmap_vt, row, 0, hk, batch, full,
-                                              CP_ASYNC_BULK_EVICT_FIRST);
+                                              policy);
     }
 }
 

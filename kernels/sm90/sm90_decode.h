@@ -45,6 +45,12 @@
 #define SM90_DEC_MIN_ROWS 33
 #define SM90_DEC_MIN_KEYS 8192
 #define SM90_DEC_MIN_BLOCKS_PER_SPLIT 4 /* a split streams at least this many key blocks */
+/* L2 policy of the K / V^T loads. Evict-first while the cache is at most this many times the L2:
+   the lines a previous kernel left dirty then stay (their write-back would share this call's DRAM
+   time); on longer streams evict-normal, as evict-first lines held the stream back there (H100,
+   session 59, ab80 b 8 h 64/8 s_q 8: 8k keys, 134 MB, evict-first +2.8 %; 16k / 32k, 268 / 537 MB,
+   evict-normal +1.5 / +2.8 %; 40 rows 32k and pages of 256 +3.0 / +2.5 %). */
+#define SM90_DEC_EVICT_FIRST_MAX_L2X 4
 
 typedef struct sm90_dec_params {
     CUtensorMap tmap_k;      /* K [b, s_k, h_kv, 128] (paged: [pages, page_size, h_kv, 128]) e4m3: box 128 B x 128 keys */
@@ -68,6 +74,7 @@ typedef struct sm90_dec_params {
     int32_t splits, blocks_per_split;
     int32_t causal;          /* bottom-right: token t sees keys up to t + s_k - s_q */
     int32_t out_bf16;
+    int32_t evict_first;     /* 1: the K / V^T loads evict-first in L2, 0: evict-normal */
     float scale_log2;        /* softmax_scale x log2(e) (descales apply per CTA) */
 } sm90_dec_params;
 

@@ -1656,8 +1656,9 @@ static void sm90_fp8_layout_cases(int v_rows)
 /* The Hopper fp8 decode tile (sm90_decode.cu), forced onto small shapes by its dev hook
    (FLASHC_SM90_DECODE=1): 1-64 packed rows, GQA 1-64, causal and not, key tails (V^T rows padded
    to 16 bytes and the padding poisoned), split keys (the combine) and one split, key-less rows
-   (causal s_q > s_k), f16 output, LSE on and off, per-head descales, seqused_k and pages. The
-   auto and sm90 backends run the tile; the portable one the same cases beside it. */
+   (causal s_q > s_k), f16 output, LSE on and off, per-head descales, seqused_k and pages, both L2
+   policies of the loads. The auto and sm90 backends run the tile; the portable one the same cases
+   beside it. */
 static void sm90_decode_cases(void)
 {
     struct {
@@ -1679,10 +1680,14 @@ static void sm90_decode_cases(void)
         c.causal = cases[i].causal, c.lse = cases[i].lse;
         if (cases[i].f16) c.out_dt = FLASHC_DTYPE_F16;
         c.sm90_runs = c.sm90_decode = 1;
+        /* every other case with the K / V^T loads evict-normal (the policy of caches over 4x the
+           L2, which no case here reaches) */
+        if (i % 2) setenv("FLASHC_SM90_DEC_EVICT_FIRST", "0", 1);
         char what[96];
-        snprintf(what, sizeof what, "sm90 decode %s", cases[i].what);
+        snprintf(what, sizeof what, "sm90 decode %s%s", cases[i].what, i % 2 ? " evict-normal" : "");
         named(&c, what);
         run_case(c);
+        unsetenv("FLASHC_SM90_DEC_EVICT_FIRST");
     }
     /* a KV cache: seqused_k over a dense cache and pages of 128 / 256 keys, with NaN in every key
        no sequence uses (the tile zeroes V^T past each sequence), page-table entries past a
