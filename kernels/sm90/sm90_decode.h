@@ -40,8 +40,10 @@
  * (causal or none), at least SM90_DEC_MIN_ROWS packed rows per KV head and SM90_DEC_MIN_KEYS keys.
  * H100 (session 58, GB/s of K+V against the portable tiles through AUTO, b 8 h 64/8): 64 rows
  * +21 / +15 / +7.5 % at 32k / 16k / 8k, 40 rows +13 % at 32k; 32 rows -2.6 % (32k) and -1.8 %
- * (b 64 h 32/8 4k) with the tile forced. The H200, pages and seqused_k are unmeasured: the dev
- * hook (sm90_api.cu sm90_decode_rule) is for that A/B. */
+ * (b 64 h 32/8 4k) with the tile forced; pages of 128 / 256 keys +32 / +30 % at 64 rows, 32k
+ * (session 59). Unmeasured on the H200, where the portable tiles are bound by their f16 MMAs from
+ * 32 rows (3.5 TB/s): the dev hook (sm90_api.cu sm90_decode_rule) is for that A/B
+ * (tools/ab/h200_questions.sh). */
 #define SM90_DEC_MIN_ROWS 33
 #define SM90_DEC_MIN_KEYS 8192
 #define SM90_DEC_MIN_BLOCKS_PER_SPLIT 4 /* a split streams at least this many key blocks */
