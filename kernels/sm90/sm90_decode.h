@@ -41,17 +41,21 @@
  * H100 (session 58, GB/s of K+V against the portable tiles through AUTO, b 8 h 64/8): 64 rows
  * +21 / +15 / +7.5 % at 32k / 16k / 8k, 40 rows +13 % at 32k; 32 rows -2.6 % (32k) and -1.8 %
  * (b 64 h 32/8 4k) with the tile forced; pages of 128 / 256 keys +32 / +30 % at 64 rows, 32k
- * (session 59). Unmeasured on the H200, where the portable tiles are bound by their f16 MMAs from
- * 32 rows (3.5 TB/s): the dev hook (sm90_api.cu sm90_decode_rule) is for that A/B
- * (tools/ab/h200_questions.sh). */
+ * (session 59). H200 (session 59, bench/results/2026-12-06-h200-sm90-decode-evict-rows.txt): 64
+ * rows +35 / +51 / +70 % at 8k / 16k / 32k (2066 -> 3513 GB/s at 32k), pages of 256 +82 %; with
+ * the tile forced, 17-32 rows +0.4 to +4.5 % from 16k keys, -1.6 / -8.1 % at 8k / 4k, 16 rows
+ * +16 % at b 8 32k but -2.6 % at b 64 8k. As the H100 loses 1.4-2.8 % at 17-32 rows, a lower start
+ * would be a rule by device (its DRAM rate), not yet written. */
 #define SM90_DEC_MIN_ROWS 33
 #define SM90_DEC_MIN_KEYS 8192
 #define SM90_DEC_MIN_BLOCKS_PER_SPLIT 4 /* a split streams at least this many key blocks */
 /* L2 policy of the K / V^T loads. Evict-first while the cache is at most this many times the L2:
    the lines a previous kernel left dirty then stay (their write-back would share this call's DRAM
-   time); on longer streams evict-normal, as evict-first lines held the stream back there (H100,
-   session 59, ab80 b 8 h 64/8 s_q 8: 8k keys, 134 MB, evict-first +2.8 %; 16k / 32k, 268 / 537 MB,
-   evict-normal +1.5 / +2.8 %; 40 rows 32k and pages of 256 +3.0 / +2.5 %). */
+   time); on longer streams evict-normal, as evict-first lines held the stream back there (session
+   59, ab80 b 8 h 64/8 s_q 8, tile forced each way: H100 8k keys, 134 MB, evict-first +2.8 %; 16k /
+   32k, 268 / 537 MB, evict-normal +1.5 / +2.8 %, 40 rows 32k and pages of 256 +3.0 / +2.5 %; H200
+   8k / 12k evict-first +4.5 / +2.9 %, 16k / 24k / 32k evict-normal +0.6 / +3.0 / +4.4 %, 40 rows
+   32k +4.5 %, pages of 256 +5.4 %, b 64 h 32/8 8k (1 GB) +3.7 %). */
 #define SM90_DEC_EVICT_FIRST_MAX_L2X 4
 
 typedef struct sm90_dec_params {
