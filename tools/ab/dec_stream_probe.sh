@@ -2,7 +2,8 @@
 # scratch (session 59, for an H200): is the decode tile's ~3.5 TB/s on the H200 its K / V^T stream
 # or its consumer's math? The retired prototype (commit 1908593, the tile's twin) in three builds:
 # as is, -DDEC_NO_MATH (the load stream alone) and -DDEC_NO_LOAD (the consumers' math alone on
-# whatever the ring holds: the producer arrives without loading; added here), timed on b 8 h 64/8 32k s_q 1 / 4 with both L2 policies.
+# whatever the ring holds: the producer arrives without loading; added here), timed on its bench
+# set (b 8 h 64/8 4k-32k s_q 1-8, b 16, b 64 h 32/8) with both L2 policies.
 # Before the call, on the local machine:
 #   mkdir -p .carry && git show 1908593:tools/sm90_decode_proto.cu > .carry/proto.cu
 # and run with carry [".carry"]. Outputs of the no-math / no-load builds are wrong by design.
@@ -25,6 +26,6 @@ done
 for pol in first normal; do
   for v in "" -DDEC_NO_MATH -DDEC_NO_LOAD; do
     echo "== ${v:-full} DEC_POLICY=$pol"
-    DEC_BENCH=long DEC_POLICY=$pol timeout 60 /tmp/proto$v bench 2>&1 | grep -E "GB/s" | sed 's/(batch 0.*//'
+    DEC_POLICY=$pol timeout 100 /tmp/proto$v bench 2>&1 | grep -E "GB/s" | sed 's/(batch 0.*//'
   done
 done
