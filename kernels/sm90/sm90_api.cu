@@ -389,6 +389,15 @@ static int sm90_decode_evict_first(const flashc_problem *p, const flashc_device_
     return kv_bytes <= (double)SM90_DEC_EVICT_FIRST_MAX_L2X * dev->l2_bytes;
 }
 
+/* Whether split s streams key blocks s, s + splits, ... (1) or a run of blocks_per_split (0).
+   Dev hook (not API): FLASHC_SM90_DEC_INTERLEAVE=1 / 0 picks it (A/B, tests). */
+static int sm90_decode_interleave(void)
+{
+    const char *e = getenv("FLASHC_SM90_DEC_INTERLEAVE");
+    if (e) return atoi(e) == 1;
+    return SM90_DEC_INTERLEAVE;
+}
+
 /* Key splits: fill SM90_DEC_CTAS_PER_SM CTAs per SM with b x h_kv x splits CTAs, each streaming at
    least SM90_DEC_MIN_BLOCKS_PER_SPLIT key blocks (the prototype's rule: 2-32 splits at 32k read
    within 4 % of each other on the H100). */
@@ -735,6 +744,7 @@ static flashc_status sm90_decode_forward(const flashc_problem *p, const flashc_d
     prm.rows = p->s_q * prm.group;
     prm.splits = pl.splits;
     prm.blocks_per_split = pl.blocks_per_split;
+    prm.interleave = sm90_decode_interleave();
     prm.causal = p->causal || p->window_right == 0;
     prm.out_bf16 = p->out_dtype == FLASHC_DTYPE_BF16;
     prm.evict_first = sm90_decode_evict_first(p, dev);

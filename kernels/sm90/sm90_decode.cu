@@ -81,9 +81,10 @@ static __device__ __forceinline__ void dec_block_coords(const sm90_dec_params *p
     }
 }
 
-/* Key blocks n_lo .. n_lo + count - 1, low to high; TMA zero-fills keys past the cache (masked
-   later), and the consumers zero V^T past a shorter sequence (dec_zero_past_keys). */
-static __device__ void dec_producer(const sm90_dec_params *p, uint32_t base, int n_lo, int count, int hk, int bi)
+/* Key blocks first, first + step, ... (count of them), low to high; TMA zero-fills keys past the
+   cache (masked later), and the consumers zero V^T past a shorter sequence (dec_zero_past_keys). */
+static __device__ void dec_producer(const sm90_dec_params *p, uint32_t base, int first, int step, int count, int hk,
+                                    int bi)
 {
     prefetch_tensormap(&p->tmap_k);
     prefetch_tensormap(&p->tmap_vt);
@@ -95,7 +96,7 @@ static __device__ void dec_producer(const sm90_dec_params *p, uint32_t base, int
         const uint32_t full = dec_bar(base, DEC_FULL, stage);
         mbarrier_arrive_expect_tx(full, SM90_DEC_STAGE_BYTES);
         int row, batch;
-        dec_block_coords(p, (n_lo + it) * SM90_DEC_N, bi, &row, &batch);
+        dec_block_coords(p, (first + it * step) * SM90_DEC_N, bi, &row, &batch);
         /* streamed once; the L2 policy by the cache's size (SM90_DEC_EVICT_FIRST_MAX_L2X) */
         cp_async_bulk_tensor_4d_shared_global(dec_k(base, stage), &p->tmap_k, 0, row, hk, batch, full,
                                               policy);
@@ -250,8 +251,8 @@ static __device__ __forceinline__ void dec_zero_past_keys(const sm90_dec_params 
     bar_sync(DEC_BAR_VT, DEC_CONSUMER_THREADS);
 }
 
-static __device__ void dec_consumer(const sm90_dec_params *p, uint8_t *smem, uint32_t base, int n_lo, int count,
-                                    int hk, int bi, int split, int s_k_b)
+static __device__ void dec_consumer(const sm90_dec_params *p, uint8_t *smem, uint32_t base, int first, int step,
+                                    int count, int hk, int bi, int split, int s_k_b)
 {
     const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
     dec_load_q(p, smem, hk, bi, tid);
@@ -268,10 +269,10 @@ static __device__ void dec_consumer(const sm90_dec_params *p, uint8_t *smem, uin
 #pragma unroll
     for (int i = 0; i < DEC_O_REGS; ++i) o[i] = 0.f;
     for (int it = 0; it < count; ++it) {
-        const int stage = it % SM90_DEC_STAGES;
+        const int stage = it % SM90_DEC_STAGES, key0 = (first + it * step) * SM90_DEC_N;
         mbarrier_wait_parity(dec_bar(base, DEC_FULL, stage), (it / SM90_DEC_STAGES) & 1);
-        dec_zero_past_keys(p, base, stage, (n_lo + it) * SM90_DEC_N, s_k_b, tid);
-        dec_block(base, stage, o, m, l, scale_log2, (n_lo + it) * SM90_DEC_N, last_key, lane);
+        dec_zero_past_keys(p, base, stage, key0, s_k_b, tid);
+        dec_block(base, stage, o, m, l, scale_log2, key0, last_key, lane);
     }
     dec_epilogue(p, o, m, l, row0, lane, hk, bi, split, dec_descale(p->v_descale, p->descale_stride[2], bi, hk));
 }
@@ -289,8 +290,16 @@ __global__ void __launch_bounds__(DEC_THREADS, SM90_DEC_CTAS_PER_SM) sm90_dec_ke
     /* this sequence's keys (seqused_k) and blocks; a split past them streams none and leaves its
        rows key-less (LSE -inf) for the combine */
     const int s_k_b = p.seqused_k ? min(p.seqused_k[bi], p.s_k) : p.s_k;
-    const int n_lo = split * p.blocks_per_split;
-    const int count = max(min(n_lo + p.blocks_per_split, (s_k_b + SM90_DEC_N - 1) / SM90_DEC_N) - n_lo, 0);
+    const int blocks = (s_k_b + SM90_DEC_N - 1) / SM90_DEC_N;
+    int first, step, count;
+    if (p.interleave) { /* a KV head's splits read neighbouring blocks at once, so the 128-byte
+                           pieces of one V^T d-row come from DRAM together (docs/sm90.md) */
+        first = split, step = p.splits;
+        count = split < blocks ? (blocks - 1 - split) / p.splits + 1 : 0;
+    } else {
+        first = split * p.blocks_per_split, step = 1;
+        count = max(min(first + p.blocks_per_split, blocks) - first, 0);
+    }
     if (threadIdx.x == 0) {
         for (int s = 0; s < SM90_DEC_STAGES; ++s) {
             mbarrier_init(dec_bar(base, DEC_FULL, s), 1);
@@ -300,10 +309,10 @@ __global__ void __launch_bounds__(DEC_THREADS, SM90_DEC_CTAS_PER_SM) sm90_dec_ke
     }
     __syncthreads();
     if (threadIdx.x / 32 == DEC_CONSUMER_WARPS) {
-        if (threadIdx.x % 32 == 0) dec_producer(&p, base, n_lo, count, hk, bi);
+        if (threadIdx.x % 32 == 0) dec_producer(&p, base, first, step, count, hk, bi);
         return;
     }
-    dec_consumer(&p, smem, base, n_lo, count, hk, bi, split, s_k_b);
+    dec_consumer(&p, smem, base, first, step, count, hk, bi, split, s_k_b);
 }
 
 /* ---- Combine ------------------------------------------------------------------------------ */

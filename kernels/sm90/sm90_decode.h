@@ -49,6 +49,7 @@
 #define SM90_DEC_MIN_ROWS 33
 #define SM90_DEC_MIN_KEYS 8192
 #define SM90_DEC_MIN_BLOCKS_PER_SPLIT 4 /* a split streams at least this many key blocks */
+#define SM90_DEC_INTERLEAVE 0 /* splits take every splits-th key block (sm90_decode_interleave) */
 /* L2 policy of the K / V^T loads. Evict-first while the cache is at most this many times the L2:
    the lines a previous kernel left dirty then stay (their write-back would share this call's DRAM
    time); on longer streams evict-normal, as evict-first lines held the stream back there (session
@@ -78,6 +79,7 @@ typedef struct sm90_dec_params {
     int32_t b, s_q, h_q, h_kv, group, s_k; /* s_k: the cache's length (paged: max_seqlen_k) */
     int32_t rows;            /* s_q x group */
     int32_t splits, blocks_per_split;
+    int32_t interleave;      /* 1: split s streams key blocks s, s + splits, ...; 0: blocks_per_split in a row */
     int32_t causal;          /* bottom-right: token t sees keys up to t + s_k - s_q */
     int32_t out_bf16;
     int32_t evict_first;     /* 1: the K / V^T loads evict-first in L2, 0: evict-normal */

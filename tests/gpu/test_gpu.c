@@ -1657,8 +1657,8 @@ static void sm90_fp8_layout_cases(int v_rows)
    (FLASHC_SM90_DECODE=1): 1-64 packed rows, GQA 1-64, causal and not, key tails (V^T rows padded
    to 16 bytes and the padding poisoned), split keys (the combine) and one split, key-less rows
    (causal s_q > s_k), f16 output, LSE on and off, per-head descales, seqused_k and pages, both L2
-   policies of the loads. The auto and sm90 backends run the tile; the portable one the same cases
-   beside it. */
+   policies of the loads and both orders of the key splits' blocks (runs, interleaved). The auto
+   and sm90 backends run the tile; the portable one the same cases beside it. */
 static void sm90_decode_cases(void)
 {
     struct {
@@ -1681,23 +1681,32 @@ static void sm90_decode_cases(void)
         if (cases[i].f16) c.out_dt = FLASHC_DTYPE_F16;
         c.sm90_runs = c.sm90_decode = 1;
         /* every other case with the K / V^T loads evict-normal (the policy of caches over 4x the
-           L2, which no case here reaches) */
+           L2, which no case here reaches); every other pair with the splits interleaved */
+        const int interleave = (int)(i / 2) % 2;
         if (i % 2) setenv("FLASHC_SM90_DEC_EVICT_FIRST", "0", 1);
+        setenv("FLASHC_SM90_DEC_INTERLEAVE", interleave ? "1" : "0", 1);
         char what[96];
-        snprintf(what, sizeof what, "sm90 decode %s%s", cases[i].what, i % 2 ? " evict-normal" : "");
+        snprintf(what, sizeof what, "sm90 decode %s%s%s", cases[i].what, i % 2 ? " evict-normal" : "",
+                 interleave ? " interleaved" : "");
         named(&c, what);
         run_case(c);
         unsetenv("FLASHC_SM90_DEC_EVICT_FIRST");
     }
+    unsetenv("FLASHC_SM90_DEC_INTERLEAVE");
     /* a KV cache: seqused_k over a dense cache and pages of 128 / 256 keys, with NaN in every key
        no sequence uses (the tile zeroes V^T past each sequence), page-table entries past a
        sequence -1, sequences of 0-3 keys, the last block of a sequence partly in its page */
     tcase c = base_case(FLASHC_DTYPE_FP8_E4M3, 128);
     c.vtpad = 1; c.b = 3; c.sq = 8; c.sk = 3000; c.hq = 16; c.hkv = 2; c.causal = 1; c.seqused = 1;
     c.poison_unused = 1; c.sm90_runs = c.sm90_decode = 1;
+    setenv("FLASHC_SM90_DEC_INTERLEAVE", "0", 1);
     named(&c, "sm90 decode 64 rows seqused causal poisoned"); run_case(c);
+    setenv("FLASHC_SM90_DEC_INTERLEAVE", "1", 1);
+    named(&c, "sm90 decode 64 rows seqused causal poisoned interleaved"); run_case(c);
     const int pages[2] = {128, 256};
     for (int i = 0; i < 2; ++i) {
+        /* pages of 128 with the splits interleaved, of 256 in runs */
+        setenv("FLASHC_SM90_DEC_INTERLEAVE", i ? "0" : "1", 1);
         c = base_case(FLASHC_DTYPE_FP8_E4M3, 128);
         c.b = 3; c.sq = i ? 5 : 6; c.hq = 16; c.hkv = 2; c.kv = KV_PAGED; c.page_size = pages[i];
         c.poison_unused = 1; c.pt_spare = 1; c.sm90_runs = c.sm90_decode = 1;
@@ -1707,10 +1716,11 @@ static void sm90_decode_cases(void)
         if (i) lk[0] = 0, lk[1] = 700, lk[2] = 2049;
         memcpy(c.seqlens_k, lk, sizeof lk);
         char what[96];
-        snprintf(what, sizeof what, "sm90 decode %d rows paged ps%d%s poisoned", c.sq * 8, pages[i],
-                 i ? " f16 no-lse" : " causal");
+        snprintf(what, sizeof what, "sm90 decode %d rows paged ps%d%s poisoned%s", c.sq * 8, pages[i],
+                 i ? " f16 no-lse" : " causal", i ? "" : " interleaved");
         named(&c, what); run_case(c);
     }
+    unsetenv("FLASHC_SM90_DEC_INTERLEAVE");
     unsetenv("FLASHC_SM90_DECODE");
 }
 
