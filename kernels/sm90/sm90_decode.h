@@ -49,7 +49,10 @@
 #define SM90_DEC_MIN_ROWS 33
 #define SM90_DEC_MIN_KEYS 8192
 #define SM90_DEC_MIN_BLOCKS_PER_SPLIT 4 /* a split streams at least this many key blocks */
-#define SM90_DEC_INTERLEAVE 1 /* splits take every splits-th key block (sm90_decode_interleave) */
+/* Split s streams key blocks s, s + splits, ...: a KV head's splits read neighbouring 128-byte
+   pieces of each V^T d-row at once (session 60, H100, tile forced: +1.3-2.6 % over runs of
+   blocks, pages +0.5 %; docs/sm90.md v25). 0: each split a run of blocks_per_split. */
+#define SM90_DEC_INTERLEAVE 1
 /* L2 policy of the K / V^T loads. Evict-first while the cache is at most this many times the L2:
    the lines a previous kernel left dirty then stay (their write-back would share this call's DRAM
    time); on longer streams evict-normal, as evict-first lines held the stream back there (session
