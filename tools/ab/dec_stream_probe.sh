@@ -7,6 +7,7 @@
 # Before the call, on the local machine:
 #   mkdir -p .carry && git show 1908593:tools/sm90_decode_proto.cu > .carry/proto.cu
 # and run with carry [".carry"]. Outputs of the no-math / no-load builds are wrong by design.
+# POLICIES="first normal" for both L2 policies (session 60: both overran a 400 s call on an H100).
 nvidia-smi --query-gpu=name --format=csv,noheader
 [ -f .carry/proto.cu ] || { echo "no .carry/proto.cu"; exit 1; }
 python3 - <<'PY'
@@ -23,7 +24,7 @@ for v in "" -DDEC_NO_MATH -DDEC_NO_LOAD; do
   nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -I kernels -I include -I tools $v \
     -o /tmp/proto$v /tmp/proto.cu > /tmp/proto$v.log 2>&1 || { tail -5 /tmp/proto$v.log; exit 1; }
 done
-for pol in first normal; do
+for pol in ${POLICIES:-first}; do
   for v in "" -DDEC_NO_MATH -DDEC_NO_LOAD; do
     echo "== ${v:-full} DEC_POLICY=$pol"
     DEC_POLICY=$pol timeout 100 /tmp/proto$v bench 2>&1 | grep -E "GB/s" | sed 's/(batch 0.*//'
