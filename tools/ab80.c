@@ -23,7 +23,8 @@
    the keys (s_k = x s). AB_CHECK=1 compares each library's output bit for bit with library 0's
    (prints the count of differing elements; AB_CHECK=2 also the largest absolute difference,
    bf16 output). AB_DTYPE=fp8|int8 runs the prefill grid in that
-   dtype. */
+   dtype. AB_USED=ramp gives sequence i of a decode shape sk (i + 1) / b keys (seqused_k), dense or
+   paged, and counts GB/s over the keys used. */
 #define _POSIX_C_SOURCE 200809L /* strdup, setenv under -std=c11 */
 #include <dlfcn.h>
 #include <stdio.h>
@@ -67,16 +68,31 @@ static void shape_ex(lib *L, int nl, void *flush, int d, int s, int causal, int 
     void *q, *k, *v, *o, *ws = NULL;
     int32_t *table = NULL, *used = NULL;
     cudaMalloc(&q, nq * 2); cudaMalloc(&k, nk * 2); cudaMalloc(&v, nk * 2); cudaMalloc(&o, nq * 2);
+    /* AB_USED=ramp: seqused_k of sequence i is sk (i + 1) / b (a cache of mixed lengths, the
+       splits planned from its longest), dense or paged; GB/s then counts the keys used */
+    const int ramp = getenv("AB_USED") && !strcmp(getenv("AB_USED"), "ramp");
+    double keys_used = (double)b * sk;
+    if (page || ramp) {
+        int32_t *hu = malloc(sizeof(int32_t) * (size_t)b);
+        if (!hu) { fprintf(stderr, "ab80: out of host memory\n"); exit(1); }
+        keys_used = 0;
+        for (int i = 0; i < b; ++i) {
+            hu[i] = ramp ? (int32_t)((int64_t)sk * (i + 1) / b) : sk;
+            if (hu[i] < 1) hu[i] = 1;
+            keys_used += hu[i];
+        }
+        cudaMalloc((void **)&used, sizeof(int32_t) * (size_t)b);
+        cudaMemcpy(used, hu, sizeof(int32_t) * (size_t)b, cudaMemcpyHostToDevice);
+        free(hu);
+    }
     if (page) {
-        int32_t *ht = malloc(sizeof(int32_t) * (size_t)num_pages), *hu = malloc(sizeof(int32_t) * (size_t)b);
-        if (!ht || !hu) { fprintf(stderr, "ab80: out of host memory\n"); exit(1); }
+        int32_t *ht = malloc(sizeof(int32_t) * (size_t)num_pages);
+        if (!ht) { fprintf(stderr, "ab80: out of host memory\n"); exit(1); }
         for (int64_t i = 0; i < num_pages; ++i) ht[i] = (int32_t)i;
         for (int64_t i = num_pages - 1; i > 0; --i) { int64_t j = rand() % (i + 1); int32_t x = ht[i]; ht[i] = ht[j]; ht[j] = x; }
-        for (int i = 0; i < b; ++i) hu[i] = sk;
-        cudaMalloc((void **)&table, sizeof(int32_t) * (size_t)num_pages); cudaMalloc((void **)&used, sizeof(int32_t) * (size_t)b);
+        cudaMalloc((void **)&table, sizeof(int32_t) * (size_t)num_pages);
         cudaMemcpy(table, ht, sizeof(int32_t) * (size_t)num_pages, cudaMemcpyHostToDevice);
-        cudaMemcpy(used, hu, sizeof(int32_t) * (size_t)b, cudaMemcpyHostToDevice);
-        free(ht); free(hu);
+        free(ht);
     }
     size_t pat = 1 << 20;
     unsigned short *h = malloc(pat * 2);
@@ -105,8 +121,9 @@ static void shape_ex(lib *L, int nl, void *flush, int d, int s, int causal, int 
         p[i].out = L[i].make(o, FLASHC_DTYPE_BF16, 4, qs);
         if (page) {
             p[i].page_table = table; p[i].page_table_stride = pages_per_seq; p[i].max_pages_per_seq = pages_per_seq;
-            p[i].seqused_k = used; p[i].max_seqlen_k = sk;
+            p[i].max_seqlen_k = sk;
         }
+        p[i].seqused_k = used;
         p[i].causal = causal;
         const char *be = getenv("AB_BACKEND");
         p[i].backend = be && !strcmp(be, "sm90") ? FLASHC_BACKEND_SM90 : be && !strcmp(be, "auto") ? FLASHC_BACKEND_AUTO
@@ -176,10 +193,11 @@ static void shape_ex(lib *L, int nl, void *flush, int d, int s, int causal, int 
     cudaStreamDestroy(sm);
     cudaError_t e = cudaGetLastError(); if (e) { printf("cuda: %s\n", cudaGetErrorString(e)); exit(1); }
     double flops = 4.0 * b * hq * (double)sq * sk * d * (causal ? 0.5 : 1.0);
-    double bytes = 2.0 * (double)b * sk * hkv * d * eb;
+    double bytes = 2.0 * keys_used * hkv * d * eb;
     static const char *const dn[] = {"f32", "f16", "bf16", "fp8", "int8"};
     printf("%-4s d%-3d s%-6d c%d b%-3d h%d/%d sq%-3d pg%-4d", dn[dt >= 0 && dt <= 4 ? dt : 0], d, s, causal, b, hq, hkv, sq, page);
     if (sk != s) printf(" sk%d", sk);
+    if (ramp) printf(" used-ramp");
     float base = 0;
     for (int i = 0; i < nl; ++i) {
         qsort(t[i], REPS, sizeof(float), cmpf);
@@ -193,7 +211,8 @@ static void shape_ex(lib *L, int nl, void *flush, int d, int s, int causal, int 
     free(ref); free(out);
     printf("\n");
     cudaFree(q); cudaFree(k); cudaFree(v); cudaFree(o); if (ws) cudaFree(ws);
-    if (table) { cudaFree(table); cudaFree(used); }
+    if (table) cudaFree(table);
+    if (used) cudaFree(used);
     cudaEventDestroy(e0); cudaEventDestroy(e1);
 }
 
