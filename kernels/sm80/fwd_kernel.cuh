@@ -853,9 +853,8 @@ static __device__ __forceinline__ void setup_ctx(const sm80_fwd_params *prm, fwd
 #endif
 }
 
-/* Key blocks [*lo, *hi) this CTA visits: the window's reach of its rows, then its split share. */
-static __device__ __forceinline__ void key_block_range(const sm80_fwd_params *prm, const fwd_ctx *c, int *lo,
-                                                       int *hi)
+/* Key blocks [*lo, *hi) the tile's rows reach (the window's reach; every split together). */
+static __device__ __forceinline__ void key_block_span(const sm80_fwd_params *prm, const fwd_ctx *c, int *lo, int *hi)
 {
     const flashc_problem *p = &prm->p;
     int i_lo = c->m0 / c->group;
@@ -864,8 +863,16 @@ static __device__ __forceinline__ void key_block_range(const sm80_fwd_params *pr
     if (p->window_right >= 0) k_end = min(k_end, i_hi + c->diag + p->window_right + 1);
     int k_begin = 0;
     if (p->window_left >= 0) k_begin = max(0, i_lo + c->diag - p->window_left);
-    int b_lo = k_begin / BLOCK_N;
-    int b_hi = k_end > k_begin ? (k_end + BLOCK_N - 1) / BLOCK_N : b_lo;
+    *lo = k_begin / BLOCK_N;
+    *hi = k_end > k_begin ? (k_end + BLOCK_N - 1) / BLOCK_N : *lo;
+}
+
+/* Key blocks [*lo, *hi) this CTA visits: the span, then its split share (a run). */
+static __device__ __forceinline__ void key_block_range(const sm80_fwd_params *prm, const fwd_ctx *c, int *lo,
+                                                       int *hi)
+{
+    int b_lo, b_hi;
+    key_block_span(prm, c, &b_lo, &b_hi);
     int per_split = (b_hi - b_lo + prm->num_splits - 1) / prm->num_splits;
     *lo = min(b_hi, b_lo + c->split * per_split);
     *hi = min(b_hi, *lo + per_split);

@@ -313,6 +313,25 @@ static __device__ __forceinline__ void sk_merge_epilogue(const sm80_fwd_params *
     }
 }
 
+/* Key blocks this CTA visits, highest first: top - it x prm->sk_step for it < count. With sk_step
+   = num_splits (> 1) split s takes every num_splits-th block of the span from its top down (a KV
+   head's splits read neighbouring blocks at once: V^T's 128-byte pieces of a d-row share DRAM
+   pages; and every split takes a share of a sequence shorter than the cache); with 1 its run.
+   The step stays in the parameter bank (no register: these tiles sit at the register cap). */
+static __device__ __forceinline__ void sk_key_walk(const sm80_fwd_params *prm, const fwd_ctx *c, int *top, int *count)
+{
+    int lo, hi;
+    if (prm->sk_step > 1) {
+        key_block_span(prm, c, &lo, &hi);
+        *top = hi - 1 - c->split;
+        *count = *top >= lo ? (*top - lo) / prm->sk_step + 1 : 0;
+    } else {
+        key_block_range(prm, c, &lo, &hi);
+        *top = hi - 1;
+        *count = hi - lo;
+    }
+}
+
 /* ---- Kernel --------------------------------------------------------------------------------- */
 __global__ void __launch_bounds__(NUM_THREADS, MIN_CTAS_PER_SM) FWD_KERNEL(const __grid_constant__ sm80_fwd_params prm)
 {
@@ -332,15 +351,14 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_CTAS_PER_SM) FWD_KERNEL(const
     fwd_ctx c;
     setup_ctx(&prm, &c);
     if (c.m0 >= c.m_rows) return;
-    int b_lo, b_hi;
-    key_block_range(&prm, &c, &b_lo, &b_hi);
+    int top, count;
+    sk_key_walk(&prm, &c, &top, &count);
 
     float O[M_SLABS][O_FRAGS][4];
     float m[ROWS_PER_THREAD], l[ROWS_PER_THREAD];
     init_accumulators(O, m, l);
     const float mult = score_mult(&prm, &c);
     const uint32_t sQ_addr = cvta_to_shared_u32(sQ);
-    const int count = b_hi - b_lo;
     const int rg = SK_ROW_GROUP(warp);                 /* this warp's row group */
     const int kw = SK_KEY_GROUP(warp) * KEYS_PER_WARP; /* its first key within a block */
 
@@ -361,18 +379,21 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_CTAS_PER_SM) FWD_KERNEL(const
         for (int s = 0; s < STAGES - 1; ++s) {
 #if FWD_PAGE_SUB
             if (s < count)
-                sk_load_kv_sub(&prm, &c, kvb, sK + s * TILE_KV_ELEMS, sV + s * TILE_KV_ELEMS, b_hi - 1 - s, tid,
-                               prefetch_page_id(&prm, &c, b_hi - 1 - s, warp, lane));
+                sk_load_kv_sub(&prm, &c, kvb, sK + s * TILE_KV_ELEMS, sV + s * TILE_KV_ELEMS,
+                               top - s * prm.sk_step, tid,
+                               prefetch_page_id(&prm, &c, top - s * prm.sk_step, warp, lane));
 #else
             if (s < count)
                 sk_load_block(&prm, &c, kvb, fast, whole_pages, sK + s * TILE_KV_ELEMS, sV + s * TILE_KV_ELEMS,
-                              b_hi - 1 - s, tid, prefetch_page_id(&prm, &c, b_hi - 1 - s, warp, lane));
+                              top - s * prm.sk_step, tid,
+                              prefetch_page_id(&prm, &c, top - s * prm.sk_step, warp, lane));
 #endif
             cp_async_commit_group();
         }
-        int page_ids = STAGES - 1 < count ? prefetch_page_id(&prm, &c, b_hi - STAGES, warp, lane) : 0;
+        int page_ids =
+            STAGES - 1 < count ? prefetch_page_id(&prm, &c, top - (STAGES - 1) * prm.sk_step, warp, lane) : 0;
         for (int it = 0; it < count; ++it) {
-            const int n = b_hi - 1 - it, stage = it % STAGES;
+            const int n = top - it * prm.sk_step, stage = it % STAGES;
             CP_ASYNC_WAIT_GROUP(STAGES - 2);
             __syncthreads();
             TT_STAMP_LOOP(it, count);
@@ -381,18 +402,18 @@ __global__ void __launch_bounds__(NUM_THREADS, MIN_CTAS_PER_SM) FWD_KERNEL(const
 #if FWD_PAGE_SUB
                 if (nxt < count) {
                     int ns = nxt % STAGES;
-                    sk_load_kv_sub(&prm, &c, kvb, sK + ns * TILE_KV_ELEMS, sV + ns * TILE_KV_ELEMS, b_hi - 1 - nxt, tid,
-                                   page_ids);
+                    sk_load_kv_sub(&prm, &c, kvb, sK + ns * TILE_KV_ELEMS, sV + ns * TILE_KV_ELEMS,
+                                   top - nxt * prm.sk_step, tid, page_ids);
                 }
 #else
                 if (nxt < count) {
                     int ns = nxt % STAGES;
                     sk_load_block(&prm, &c, kvb, fast, whole_pages, sK + ns * TILE_KV_ELEMS, sV + ns * TILE_KV_ELEMS,
-                                  b_hi - 1 - nxt, tid, page_ids);
+                                  top - nxt * prm.sk_step, tid, page_ids);
                 }
 #endif
                 cp_async_commit_group();
-                if (nxt + 1 < count) page_ids = prefetch_page_id(&prm, &c, b_hi - 2 - nxt, warp, lane);
+                if (nxt + 1 < count) page_ids = prefetch_page_id(&prm, &c, top - (nxt + 1) * prm.sk_step, warp, lane);
             }
 #if Q_IN_REGS
             if (it == 0) {

@@ -50,6 +50,8 @@ typedef struct sm80_fwd_params {
                                heaviest m-block first (fwd_kernel.cuh cta_coords); 0: no tail */
     int32_t rows_per_cta;   /* the wide split-key tiles (FWD_SK_ROW_HALVES): packed rows each CTA writes,
                                from blockIdx.x x rows_per_cta (row halves: half a 16-row tile); else BLOCK_M */
+    int32_t sk_step;        /* split-key tiles: key blocks visited top, top - sk_step, ... (fwd_splitk.cuh
+                               sk_key_walk): num_splits when the splits interleave, 1 for runs */
 } sm80_fwd_params;
 
 /* Per (dtype, head dim, rows per CTA) instantiations of fwd_kernel.cuh. */

@@ -847,6 +847,17 @@ static int sm80_lpt_tail_pairs(const flashc_problem *p, const flashc_device_info
     return (int)(tail < pairs ? tail : pairs);
 }
 
+/* The split-key tiles' key splits interleaved (fwd_splitk.cuh sk_key_walk): split s visits every
+   num_splits-th key block, so a KV head's splits read neighbouring pieces of V^T (and K) at once
+   (the Hopper decode tile's twin of this, session 60: +1.3-2.6 % on the H100; a bare V^T ring on
+   the H200 +1-3 %, docs/sm80.md session 34). Dev hook (not API): FLASHC_SM80_SK_INTERLEAVE=0 runs. */
+#define SM80_SK_INTERLEAVE 1
+static int sm80_sk_interleave(void)
+{
+    const char *e = getenv("FLASHC_SM80_SK_INTERLEAVE");
+    return e ? atoi(e) == 1 : SM80_SK_INTERLEAVE;
+}
+
 /* The combine grid follows the forward as its programmatic dependent where the device has
    griddepcontrol (sm_90+): its CTAs are placed as the forward's (split-key tiles: which release it
    at their start) finish and wait on-device, so no launch gap sits between the two. H200 bf16,
@@ -1025,6 +1036,7 @@ extern "C" flashc_status flashc_sm80_forward(const flashc_problem *p, const flas
     prm.page_sub_shift = pl.page_sub_shift;
     prm.lpt_tail_pairs = sm80_lpt_tail_pairs(p, dev, &pl);
     prm.rows_per_cta = pl.rows_per_cta;
+    prm.sk_step = pl.splits > 1 && sm80_sk_interleave() ? pl.splits : 1;
     prm.ws_o = NULL;
     prm.ws_lse = NULL;
     if (pl.splits > 1) {

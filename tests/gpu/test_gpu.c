@@ -2578,8 +2578,10 @@ static void sm80_sk_wide_cases(void)
    loader (_sk_f, with an empty sequence, determinism and graph capture), the general loader on
    varlen K/V, whole pages (_sk_wp), page-sub pages (16-bit _sk_pg, 8-bit _sk_pg16), 8-bit tiles of
    16 and 32 rows; splits whose share of key blocks is empty (a short sequence), causal, window,
-   every score transform, LSE and f16 output. */
-static void sm80_forced_split_cases(void)
+   every score transform, LSE and f16 output. Each case twice: the splits' key blocks interleaved
+   (the default: split s visits every splits-th block) and, FLASHC_SM80_SK_INTERLEAVE=0, in runs
+   (names end in "runs"). */
+static void sm80_forced_split_order(const char *order)
 {
     tcase c;
     char what[96];
@@ -2594,33 +2596,47 @@ static void sm80_forced_split_cases(void)
             c = base_case(dt, d); c.b = 3; c.sq = is8 ? 1 : 3; c.sk = 2064; c.hkv = 2; c.hq = 2 * g; c.seqused = 1;
             c.extra = 1;
             { int lk[3] = {2064, 0, 1040}; memcpy(c.seqlens_k, lk, sizeof lk); }
-            named(&c, "decode forced 2 splits seqused empty"); run_case(c);
+            snprintf(what, sizeof what, "decode forced 2 splits seqused empty%s", order);
+            named(&c, what); run_case(c);
             const tcase first = c;
             c = base_case(dt, d); c.b = 2; c.sq = 4; c.sk = 999; c.hkv = 2; c.hq = 2 * g; c.causal = 1; c.wl = 200;
             c.out_dt = FLASHC_DTYPE_F16;
-            named(&c, "decode forced 2 splits causal window f16 out"); run_case(c);
+            snprintf(what, sizeof what, "decode forced 2 splits causal window f16 out%s", order);
+            named(&c, what); run_case(c);
             setenv("FLASHC_SM80_SPLITS", "3", 1);
             c = base_case(dt, d); c.b = 3; c.kv = KV_VARLEN; c.sq = 2; c.hkv = 2; c.hq = 2 * g; c.softcap = 6.0f;
             c.alibi = ALIBI_BH; c.bias = BIAS_FULL;
             { int lk[3] = {1501, 77, 2093}; memcpy(c.seqlens_k, lk, sizeof lk); }
-            named(&c, "decode forced 3 splits varlen softcap alibi bias"); run_case(c);
+            snprintf(what, sizeof what, "decode forced 3 splits varlen softcap alibi bias%s", order);
+            named(&c, what); run_case(c);
             c = base_case(dt, d); c.b = 3; c.kv = KV_PAGED; c.page_size = is8 || d == 64 ? 128 : 64; c.sq = 1;
             c.hkv = 2; c.hq = 2 * g; c.causal = 1;
             { int lk[3] = {1500, 3, 2101}; memcpy(c.seqlens_k, lk, sizeof lk); }
-            named(&c, "decode forced 3 splits whole pages"); run_case(c);
+            snprintf(what, sizeof what, "decode forced 3 splits whole pages%s", order);
+            named(&c, what); run_case(c);
             setenv("FLASHC_SM80_SPLITS", "4", 1);
             c = base_case(dt, d); c.b = 3; c.kv = KV_PAGED; c.page_size = 16; c.sq = 4; c.hkv = 2; c.hq = 2 * g;
             c.wl = 700; c.lse = 1;
             { int lk[3] = {1501, 3, 2093}; memcpy(c.seqlens_k, lk, sizeof lk); }
-            snprintf(what, sizeof what, "decode forced 4 splits paged ps16 %d rows window", 4 * g);
+            snprintf(what, sizeof what, "decode forced 4 splits paged ps16 %d rows window%s", 4 * g, order);
             named(&c, what); run_case(c);
             c = base_case(dt, d); c.b = 2; c.sq = is8 ? 8 : 4; c.sk = 3000; c.hkv = 1; c.hq = g; c.causal = 1;
-            snprintf(what, sizeof what, "decode forced 4 splits %d rows causal", c.sq * g);
+            snprintf(what, sizeof what, "decode forced 4 splits %d rows causal%s", c.sq * g, order);
             named(&c, what); run_case(c);
             setenv("FLASHC_SM80_SPLITS", "5", 1);
-            c = first; c.extra = 0; named(&c, "decode forced 5 splits seqused empty"); run_case(c);
+            c = first; c.extra = 0;
+            snprintf(what, sizeof what, "decode forced 5 splits seqused empty%s", order);
+            named(&c, what); run_case(c);
             unsetenv("FLASHC_SM80_SPLITS");
         }
+}
+
+static void sm80_forced_split_cases(void)
+{
+    sm80_forced_split_order("");
+    setenv("FLASHC_SM80_SK_INTERLEAVE", "0", 1);
+    sm80_forced_split_order(" runs");
+    unsetenv("FLASHC_SM80_SK_INTERLEAVE");
 }
 
 /* Causal prefill on the FWD_LPT_TAIL tiles (d64's 128-row lean-mask twins; d128's two-slab and
