@@ -208,6 +208,15 @@ static flashc_status current_device(flashc_device_info *out)
         (void)cudaGetLastError();
         return flashc_error(FLASHC_STATUS_NO_DEVICE, "cannot query CUDA device %d: %s", dev, cudaGetErrorString(err));
     }
+    /* Peak DRAM bandwidth, for the planners' bandwidth rules; a driver that does not report the
+       memory clock leaves it 0 (unknown), which the rules treat as before they knew it. */
+    int mem_khz = 0, bus_bits = 0;
+    if (cudaDeviceGetAttribute(&mem_khz, cudaDevAttrMemoryClockRate, dev) == cudaSuccess &&
+        cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, dev) == cudaSuccess && mem_khz > 0 &&
+        bus_bits > 0)
+        info.dram_bytes_per_s = 2.0 * mem_khz * 1e3 * (bus_bits / 8);
+    else
+        (void)cudaGetLastError();
     if (dev >= 0 && dev < FLASHC_MAX_DEVICES) {
         pthread_mutex_lock(&g_device_lock);
         if (!atomic_load_explicit(&g_device_known[dev], memory_order_relaxed)) {

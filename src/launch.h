@@ -27,6 +27,7 @@ typedef struct flashc_device_info {
     int num_sms;
     int max_smem_optin;           /* bytes of dynamic shared memory a block may opt into */
     int l2_bytes;
+    double dram_bytes_per_s;      /* peak DRAM bandwidth (2 x memory clock x bus width), 0 if unknown */
 } flashc_device_info;
 
 flashc_status flashc_sm80_check(const flashc_problem *p, const flashc_device_info *dev);

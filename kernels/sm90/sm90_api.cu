@@ -362,18 +362,22 @@ static int sm90_decode_shape_ok(const flashc_problem *p)
 }
 
 /* Dev hook (not API): FLASHC_SM90_DECODE=0 never, =1 wherever the tile can run (tests, A/B);
-   unset: SM90_DEC_MIN_ROWS packed rows and SM90_DEC_MIN_KEYS keys. Read on every call:
-   workspace_size and forward agree. */
-static int sm90_decode_rule(const flashc_problem *p)
+   unset: SM90_DEC_MIN_ROWS packed rows and SM90_DEC_MIN_KEYS keys, or SM90_DEC_MID_ROWS rows and
+   SM90_DEC_MID_MIN_KEYS keys on at most one KV head per SM. Read on every call: workspace_size and
+   forward agree. */
+static int sm90_decode_rule(const flashc_problem *p, const flashc_device_info *dev)
 {
     const char *e = getenv("FLASHC_SM90_DECODE");
     if (e) return atoi(e) == 1;
-    return (int64_t)p->s_q * (p->h_q / p->h_kv) >= SM90_DEC_MIN_ROWS && p->s_k >= SM90_DEC_MIN_KEYS;
+    const int64_t rows = (int64_t)p->s_q * (p->h_q / p->h_kv);
+    if (rows >= SM90_DEC_MIN_ROWS) return p->s_k >= SM90_DEC_MIN_KEYS;
+    return rows >= SM90_DEC_MID_ROWS && p->s_k >= SM90_DEC_MID_MIN_KEYS &&
+           (int64_t)p->b * p->h_kv <= dev->num_sms;
 }
 
 int flashc_sm90_decode_route(const flashc_problem *p, const flashc_device_info *dev)
 {
-    if (dev->cc_major != 9 || dev->cc_minor != 0 || !sm90_decode_shape_ok(p) || !sm90_decode_rule(p)) return 0;
+    if (dev->cc_major != 9 || dev->cc_minor != 0 || !sm90_decode_shape_ok(p) || !sm90_decode_rule(p, dev)) return 0;
     if ((size_t)dev->max_smem_optin < SM90_DEC_SMEM_BYTES) return 0;
     return flashc_sm90_check(p, dev) == FLASHC_STATUS_SUCCESS;
 }
@@ -398,9 +402,18 @@ static int sm90_decode_interleave(void)
     return SM90_DEC_INTERLEAVE;
 }
 
-/* Key splits: fill SM90_DEC_CTAS_PER_SM CTAs per SM with b x h_kv x splits CTAs, each streaming at
-   least SM90_DEC_MIN_BLOCKS_PER_SPLIT key blocks (the prototype's rule: 2-32 splits at 32k read
-   within 4 % of each other on the H100). */
+/* CTAs per SM the key splits fill: one where an SM's share of the DRAM peak is at most what one
+   CTA's consumers carry (SM90_DEC_ONE_CTA_MAX_SM_SHARE), else (or the rate unknown) as many as fit. */
+static int sm90_decode_split_ctas_per_sm(const flashc_device_info *dev)
+{
+    const int one = dev->dram_bytes_per_s > 0 && dev->num_sms > 0 &&
+                    dev->dram_bytes_per_s / dev->num_sms <= SM90_DEC_ONE_CTA_MAX_SM_SHARE;
+    return one ? 1 : SM90_DEC_CTAS_PER_SM;
+}
+
+/* Key splits: fill sm90_decode_split_ctas_per_sm CTAs per SM with b x h_kv x splits CTAs, each
+   streaming at least SM90_DEC_MIN_BLOCKS_PER_SPLIT key blocks. Dev hook (not API), read on every call (the workspace
+   query too): FLASHC_SM90_DEC_SPLITS=N forces N splits (clamped to the key blocks), for A/B. */
 typedef struct sm90_dec_plan {
     int32_t splits, blocks_per_split, num_blocks;
 } sm90_dec_plan;
@@ -409,9 +422,11 @@ static sm90_dec_plan sm90_decode_plan(const flashc_problem *p, const flashc_devi
 {
     sm90_dec_plan pl;
     pl.num_blocks = (p->s_k + SM90_DEC_N - 1) / SM90_DEC_N;
-    int64_t splits = (int64_t)SM90_DEC_CTAS_PER_SM * dev->num_sms / ((int64_t)p->b * p->h_kv);
+    int64_t splits = (int64_t)sm90_decode_split_ctas_per_sm(dev) * dev->num_sms / ((int64_t)p->b * p->h_kv);
     const int64_t most = pl.num_blocks / SM90_DEC_MIN_BLOCKS_PER_SPLIT;
     if (splits > most) splits = most;
+    const char *forced = getenv("FLASHC_SM90_DEC_SPLITS");
+    if (forced && atoi(forced) > 0) splits = atoi(forced) < pl.num_blocks ? atoi(forced) : pl.num_blocks;
     if (splits < 1) splits = 1;
     pl.blocks_per_split = (int32_t)((pl.num_blocks + splits - 1) / splits);
     pl.splits = (pl.num_blocks + pl.blocks_per_split - 1) / pl.blocks_per_split;

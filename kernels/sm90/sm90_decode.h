@@ -44,10 +44,25 @@
  * (session 59). H200 (session 59, bench/results/2026-12-06-h200-sm90-decode-evict-rows.txt): 64
  * rows +35 / +51 / +70 % at 8k / 16k / 32k (2066 -> 3513 GB/s at 32k), pages of 256 +82 %; with
  * the tile forced, 17-32 rows +0.4 to +4.5 % from 16k keys, -1.6 / -8.1 % at 8k / 4k, 16 rows
- * +16 % at b 8 32k but -2.6 % at b 64 8k. As the H100 loses 1.4-2.8 % at 17-32 rows, a lower start
- * would be a rule by device (its DRAM rate), not yet written. */
+ * +16 % at b 8 32k but -2.6 % at b 64 8k. H100 (session 61, both interleaves in, one CTA per SM
+ * as below, tile through AUTO against the portable tiles): 24 / 32 rows at b 8 32k +3.5 / +3.7 %,
+ * 16k +3.2 / +3.1 %, pages of 256 +5.2 %, b 16 16k +1.7 %; but 8k -2.8 %, 16 rows -3.4 %, and a
+ * grid of more KV heads than SMs (b 64 h 32/8 8k, 512 CTAs) -3.6 %, where the portable tiles read
+ * at the copy rate. Hence 17-32 rows from SM90_DEC_MID_MIN_KEYS keys on at most one KV head per SM. */
 #define SM90_DEC_MIN_ROWS 33
 #define SM90_DEC_MIN_KEYS 8192
+#define SM90_DEC_MID_ROWS 17
+#define SM90_DEC_MID_MIN_KEYS 16384
+/* CTAs per SM the key splits aim at. One CTA's consumers keep up with ~28 GB/s of K+V (session 61,
+ * H100, the prototype with its loads removed: 3554-3599 GB/s over 128 CTAs; 4734-4821 over 256,
+ * two per SM), so where an SM's share of the DRAM peak is below SM90_DEC_ONE_CTA_MAX_SM_SHARE one
+ * CTA per SM carries it, and streams faster than two: H100 (3.35 TB/s, 25 GB/s per SM), tile
+ * forced, b 8 h 64/8 64 rows 2 splits against 4: +3.6 % at 32k, +3.3 % at 16k, +3.7 % at 8k, 32
+ * rows +2.5 %, pages of 256 +4.5 %; b 16 1 against 2 +3.1 % (16k) / +1.8 % (32k); b 8 h 32/4 and b 4
+ * h 64/8 4 against 8 +4.3 / +5.5 %; 3 splits (60 SMs with two CTAs) -9.4 %. The H200's share (4.8
+ * TB/s, 36 GB/s per SM) is above what one CTA's math carries: two per SM there, as measured in
+ * sessions 58-60; a GPU that does not report its DRAM rate too. */
+#define SM90_DEC_ONE_CTA_MAX_SM_SHARE 28e9
 #define SM90_DEC_MIN_BLOCKS_PER_SPLIT 4 /* a split streams at least this many key blocks */
 /* Split s streams key blocks s, s + splits, ...: a KV head's splits read neighbouring 128-byte
    pieces of each V^T d-row at once (session 60, H100, tile forced: +1.3-2.6 % over runs of

@@ -648,7 +648,8 @@ static void describe_case(const fz_case *c)
    GPU (test_routes' devices). */
 #define FZ_NUM_DEVICES 3
 static const flashc_device_info k_fz_devices[FZ_NUM_DEVICES] = {
-    {0, 9, 0, 132, 232448, 52428800}, {0, 8, 9, 142, 101376, 100663296}, {0, 8, 0, 108, 166912, 41943040}};
+    {0, 9, 0, 132, 232448, 52428800, 4.8e12}, {0, 8, 9, 142, 101376, 100663296, 0.0},
+    {0, 8, 0, 108, 166912, 41943040, 1.555e12}};
 static long g_planned[2];
 
 static void check_path(flashc_status st, const char *path, const char *dev)

@@ -835,9 +835,12 @@ static const char *ROUTE_MODE_NAME[ROUTE_MODES] = {"sm_90, 227 KB opt-in", "sm_8
 #define SM86_SMEM_OPTIN 101376
 #define SM80_SMEM_OPTIN 166912
 #define H200_L2_BYTES 52428800
+#define H200_DRAM_BYTES_PER_S 4.8e12  /* HBM3e, 6144 bits */
+#define H100_DRAM_BYTES_PER_S 3.35e12 /* H100 SXM, HBM3, 5120 bits */
 static const flashc_device_info ROUTE_DEVICE[ROUTE_MODES] = {
-    {0, 9, 0, H200_SMS, H200_SMEM_OPTIN, H200_L2_BYTES}, {0, 8, 9, H200_SMS, SM86_SMEM_OPTIN, H200_L2_BYTES},
-    {0, 8, 0, H200_SMS, SM80_SMEM_OPTIN, H200_L2_BYTES}};
+    {0, 9, 0, H200_SMS, H200_SMEM_OPTIN, H200_L2_BYTES, H200_DRAM_BYTES_PER_S},
+    {0, 8, 9, H200_SMS, SM86_SMEM_OPTIN, H200_L2_BYTES, H200_DRAM_BYTES_PER_S},
+    {0, 8, 0, H200_SMS, SM80_SMEM_OPTIN, H200_L2_BYTES, H200_DRAM_BYTES_PER_S}};
 static unsigned long long g_route_hits[ROUTE_MODES][MAX_SM80_VARIANTS];
 
 /* Launches of sm80 variant i so far: real ones, or in test_routes the full opt-in plan's picks */
@@ -1222,7 +1225,13 @@ static int route_sm90_decode_checks(void)
     } cases[] = {{FLASHC_DTYPE_FP8_E4M3, 8, 8, 32768, 64, 8, 128, 0, 0, 0, NULL, 1},  /* 64 rows */
                  {FLASHC_DTYPE_FP8_E4M3, 8, 5, 8192, 64, 8, 128, 0, 0, 0, NULL, 1},   /* 40 rows, the fewest keys */
                  {FLASHC_DTYPE_FP8_E4M3, 8, 5, 8191, 64, 8, 128, 0, 0, 0, NULL, 0},   /* one key short */
-                 {FLASHC_DTYPE_FP8_E4M3, 8, 4, 32768, 64, 8, 128, 0, 0, 0, NULL, 0},  /* 32 rows: portable */
+                 {FLASHC_DTYPE_FP8_E4M3, 8, 4, 32768, 64, 8, 128, 0, 0, 0, NULL, 1},  /* 32 rows from 16k keys */
+                 {FLASHC_DTYPE_FP8_E4M3, 8, 3, 16384, 64, 8, 128, 0, 0, 0, NULL, 1},  /* 24 rows, the fewest keys */
+                 {FLASHC_DTYPE_FP8_E4M3, 8, 3, 16383, 64, 8, 128, 0, 0, 0, NULL, 0},  /* one key short: portable */
+                 {FLASHC_DTYPE_FP8_E4M3, 8, 2, 32768, 64, 8, 128, 0, 0, 0, NULL, 0},  /* 16 rows: portable */
+                 {FLASHC_DTYPE_FP8_E4M3, 16, 4, 32768, 64, 8, 128, 0, 0, 0, NULL, 1}, /* 128 KV heads on 132 SMs */
+                 {FLASHC_DTYPE_FP8_E4M3, 17, 4, 32768, 64, 8, 128, 0, 0, 0, NULL, 0}, /* 136: portable */
+                 {FLASHC_DTYPE_FP8_E4M3, 17, 5, 32768, 64, 8, 128, 0, 0, 0, NULL, 1}, /* 40 rows: any grid */
                  {FLASHC_DTYPE_FP8_E4M3, 8, 9, 32768, 64, 8, 128, 0, 0, 0, NULL, 0},  /* 72 rows: one tile holds 64 */
                  {FLASHC_DTYPE_INT8, 8, 8, 32768, 64, 8, 128, 0, 0, 0, NULL, 0},
                  {FLASHC_DTYPE_FP8_E4M3, 8, 8, 32768, 64, 8, 64, 0, 0, 0, NULL, 0},
@@ -1267,7 +1276,71 @@ static int route_sm90_decode_checks(void)
             ++fail;
         }
     }
-    printf("sm90 decode rule: %s\n", fail ? "FAILED" : "fp8 d128 V^T decode of 33-64 rows from 8k keys takes the tile");
+    printf("sm90 decode rule: %s\n", fail ? "FAILED" : "fp8 d128 V^T decode of 33-64 rows from 8k keys, 17-32 rows "
+                                                      "from 16k on one KV head per SM, takes the tile");
+    return fail;
+}
+
+/* test_routes: the decode tile's key splits (sm90_api.cu sm90_decode_plan), read off the workspace
+   each split's O / l and LSE take ([splits, b, h_kv, 64 rows, 128 + 1] f32; none for one split):
+   one CTA per SM where an SM's share of the DRAM peak is at most what one CTA carries (the H100),
+   two on the H200 and where the rate is unknown; FLASHC_SM90_DEC_SPLITS forces a count. */
+#define SM90_DEC_WS_FLOATS_PER_HEAD (64 * (128 + 1))
+static int route_sm90_decode_split_checks(void)
+{
+    flashc_device_info h100 = ROUTE_DEVICE[ROUTE_FULL], unknown = ROUTE_DEVICE[ROUTE_FULL];
+    h100.dram_bytes_per_s = H100_DRAM_BYTES_PER_S;
+    unknown.dram_bytes_per_s = 0;
+    struct {
+        const flashc_device_info *dev;
+        const char *dev_name, *hook; /* hook: FLASHC_SM90_DEC_SPLITS, or NULL */
+        int64_t b, hq, hkv, sk;
+        int splits;
+    } cases[] = {{&h100, "H100", NULL, 8, 64, 8, 32768, 2},   /* 64 KV heads: 132 / 64 */
+                 {&ROUTE_DEVICE[ROUTE_FULL], "H200", NULL, 8, 64, 8, 32768, 4}, /* 264 / 64 */
+                 {&unknown, "GPU of unknown bandwidth", NULL, 8, 64, 8, 32768, 4},
+                 {&h100, "H100", NULL, 16, 64, 8, 32768, 1},
+                 {&ROUTE_DEVICE[ROUTE_FULL], "H200", NULL, 16, 64, 8, 32768, 2},
+                 {&h100, "H100", NULL, 4, 64, 8, 32768, 4},
+                 {&h100, "H100", NULL, 8, 64, 8, 640, 1},   /* 5 blocks: at least 4 per split */
+                 {&h100, "H100", "3", 8, 64, 8, 32768, 3},
+                 {&ROUTE_DEVICE[ROUTE_FULL], "H200", "1", 8, 64, 8, 32768, 1}};
+    const int n = (int)(sizeof cases / sizeof cases[0]);
+    int fail = 0;
+    for (int c = 0; c < n; ++c) {
+        flashc_attention_params p;
+        route_fake_params(&p, FLASHC_DTYPE_FP8_E4M3, cases[c].b, 8, cases[c].sk, cases[c].hq, cases[c].hkv, 128, 0, 0);
+        flashc_problem pr;
+        memset(&pr, 0, sizeof pr);
+        flashc_status st = flashc_validate(&p, &pr);
+        if (st == FLASHC_STATUS_SUCCESS) st = flashc_validate_gpu(&pr);
+        if (st != FLASHC_STATUS_SUCCESS) {
+            printf("FAIL sm90 decode splits: case %d does not validate: %s\n", c, flashc_last_error());
+            ++fail;
+            continue;
+        }
+        setenv("FLASHC_SM90_DECODE", "1", 1);
+        if (cases[c].hook) setenv("FLASHC_SM90_DEC_SPLITS", cases[c].hook, 1);
+        const int route = flashc_sm90_decode_route(&pr, cases[c].dev);
+        const size_t ws = flashc_sm90_workspace_size(&pr, cases[c].dev);
+        unsetenv("FLASHC_SM90_DEC_SPLITS");
+        unsetenv("FLASHC_SM90_DECODE");
+        if (!route && c == 0) {
+            printf("sm90 decode splits: not checked (the decode tile does not take the case; FLASHC_BUILD_SM90=OFF?)\n");
+            return 0;
+        }
+        const size_t per_split = (size_t)cases[c].b * cases[c].hkv * SM90_DEC_WS_FLOATS_PER_HEAD * sizeof(float);
+        const size_t want = cases[c].splits > 1 ? cases[c].splits * per_split : 0;
+        if (!route || ws != want) {
+            printf("FAIL sm90 decode splits: b %lld h %lld/%lld s_k %lld on the %s%s%s: %s, %zu bytes of workspace, "
+                   "want %d splits (%zu bytes)\n", (long long)cases[c].b, (long long)cases[c].hq,
+                   (long long)cases[c].hkv, (long long)cases[c].sk, cases[c].dev_name,
+                   cases[c].hook ? ", FLASHC_SM90_DEC_SPLITS=" : "", cases[c].hook ? cases[c].hook : "",
+                   route ? "decode tile" : "not the decode tile", ws, cases[c].splits, want);
+            ++fail;
+        }
+    }
+    printf("sm90 decode splits: %s\n", fail ? "FAILED" : "one CTA per SM where its DRAM share is small, two otherwise");
     return fail;
 }
 
@@ -1657,7 +1730,8 @@ static void sm90_fp8_layout_cases(int v_rows)
    (FLASHC_SM90_DECODE=1): 1-64 packed rows, GQA 1-64, causal and not, key tails (V^T rows padded
    to 16 bytes and the padding poisoned), split keys (the combine) and one split, key-less rows
    (causal s_q > s_k), f16 output, LSE on and off, per-head descales, seqused_k and pages, both L2
-   policies of the loads and both orders of the key splits' blocks (runs, interleaved). The auto
+   policies of the loads, both orders of the key splits' blocks (runs, interleaved) and odd split
+   counts forced. The auto
    and sm90 backends run the tile; the portable one the same cases beside it. */
 static void sm90_decode_cases(void)
 {
@@ -1692,6 +1766,23 @@ static void sm90_decode_cases(void)
         run_case(c);
         unsetenv("FLASHC_SM90_DEC_EVICT_FIRST");
     }
+    /* key splits forced to odd counts (FLASHC_SM90_DEC_SPLITS; the planner picks 1, 2 or 4 on
+       full-size grids): shares of unequal length, in runs and interleaved */
+    const struct { int splits, interleave, sq, sk; } forced[2] = {{3, 0, 8, 4097}, {5, 1, 3, 3001}};
+    for (int i = 0; i < 2; ++i) {
+        tcase c = base_case(FLASHC_DTYPE_FP8_E4M3, 128);
+        c.vtpad = 1; c.b = 2; c.sq = forced[i].sq; c.sk = forced[i].sk; c.hq = 16; c.hkv = 2; c.causal = !i;
+        c.sm90_runs = c.sm90_decode = 1;
+        char n[8], what[96];
+        snprintf(n, sizeof n, "%d", forced[i].splits);
+        setenv("FLASHC_SM90_DEC_SPLITS", n, 1);
+        setenv("FLASHC_SM90_DEC_INTERLEAVE", forced[i].interleave ? "1" : "0", 1);
+        snprintf(what, sizeof what, "sm90 decode %d rows %d splits forced%s", c.sq * 8, forced[i].splits,
+                 forced[i].interleave ? " interleaved" : "");
+        named(&c, what);
+        run_case(c);
+    }
+    unsetenv("FLASHC_SM90_DEC_SPLITS");
     unsetenv("FLASHC_SM90_DEC_INTERLEAVE");
     /* a KV cache: seqused_k over a dense cache and pages of 128 / 256 keys, with NaN in every key
        no sequence uses (the tile zeroes V^T past each sequence), page-table entries past a
@@ -2933,7 +3024,7 @@ int main(int argc, char **argv)
         g_sms = prop.multiProcessorCount;
         /* the sm80 backend planning as an older GPU (dev/test hook FLASHC_SM80_AS_CC) */
         const flashc_device_info dev = {0, prop.major, prop.minor, prop.multiProcessorCount,
-                                        (int)prop.sharedMemPerBlockOptin, prop.l2CacheSize};
+                                        (int)prop.sharedMemPerBlockOptin, prop.l2CacheSize, 0.0};
         const int cc = flashc_sm80_planned_cc(&dev);
         if (cc != g_cc) {
             printf("sm80 backend planned as sm_%d (FLASHC_SM80_AS_CC)\n", cc);
@@ -2975,7 +3066,8 @@ int main(int argc, char **argv)
                "failed\n", g_sm90_route_checked, g_sm90_route_fail);
         fail += g_sm90_route_fail;
     }
-    if (ROUTES_ONLY && !g_filter && !g_quick && g_unit < 0) fail += check_route_union() + route_hook_checks() + route_rule_checks() + route_sm90_decode_checks();
+    if (ROUTES_ONLY && !g_filter && !g_quick && g_unit < 0) fail += check_route_union() + route_hook_checks() + route_rule_checks() + route_sm90_decode_checks() +
+                                                                 route_sm90_decode_split_checks();
     printf("%d passed, %d failed, %d skipped\n", pass, fail, skip);
     if (fail) return 1;
     if (pass == 0 && skip > 0) return 77;
