@@ -3066,8 +3066,9 @@ int main(int argc, char **argv)
                "failed\n", g_sm90_route_checked, g_sm90_route_fail);
         fail += g_sm90_route_fail;
     }
-    if (ROUTES_ONLY && !g_filter && !g_quick && g_unit < 0) fail += check_route_union() + route_hook_checks() + route_rule_checks() + route_sm90_decode_checks() +
-                                                                 route_sm90_decode_split_checks();
+    if (ROUTES_ONLY && !g_filter && !g_quick && g_unit < 0)
+        fail += check_route_union() + route_hook_checks() + route_rule_checks() + route_sm90_decode_checks() +
+                route_sm90_decode_split_checks();
     printf("%d passed, %d failed, %d skipped\n", pass, fail, skip);
     if (fail) return 1;
     if (pass == 0 && skip > 0) return 77;
