@@ -282,7 +282,8 @@ static int is_gpu_backend(flashc_backend b) { return b == FLASHC_BACKEND_SM80 ||
    into one tile and splits the keys across blocks; the Hopper forward does neither, so with
    GQA it re-reads K/V per query head, and with few (batch, head) pairs it leaves SMs idle. (The
    Hopper fp8 decode tile does both, for fp8 d128 V^T at 33-64 rows per KV head, where the
-   portable tiles' f16 MMAs bind: flashc_sm90_decode_route, asked first.)
+   portable tiles' f16 MMAs bind, and at 17-32 rows over long caches: flashc_sm90_decode_route,
+   asked first.)
    Measured on the H200 (docs/notes.md): b=64, h 32/8, s_k 8k, s_q 1: Hopper 1370 GB/s,
    portable 3314. Without GQA and with many (batch, head) pairs the Hopper path was ahead
    (b=128, h 32/32: 4177 against the portable 64-row ring's 3329) until the portable split-key
@@ -325,7 +326,7 @@ static flashc_status select_backend(const flashc_problem *p, flashc_backend *cho
         /* Hopper path first where it has a kernel and suits the shape; the portable path covers
            the rest, and decode shapes it serves better. */
         char sm90_why[FLASHC_ERROR_CAPACITY] = "";
-        if (flashc_sm90_decode_route(p, dev)) { /* fp8 decode of 33-64 rows per KV head: QGMMA */
+        if (flashc_sm90_decode_route(p, dev)) { /* fp8 decode of 17-64 rows per KV head: QGMMA */
             *chosen = FLASHC_BACKEND_SM90;
             return FLASHC_STATUS_SUCCESS;
         }
