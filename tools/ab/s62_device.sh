@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# scratch (session 61, for the next device session): one call, useful on either card (~450 s).
+# Main's library first: on an H100 the GPU suite's part 2 (pending on main since aff92ec); on
+# both, the decode tile's split target [1 CTA per SM | 2 per SM | rule] and 17-32 rows [portable
+# | rule]; on an H200 also both interleaves (tools/ab/s61_device.sh's rows). Then the consumer
+# patch (tools/ab/sm90-decode-consumer.patch, applied to this copy): unit "sm90 decode" and
+# [main | patched] at 1 and 2 CTAs per SM (does the overlap let one CTA per SM carry the H200?).
+# Last, on an H200: the halves-bw A/B (tools/ab/halves-bw.patch). NO_SUITE=1 skips part 2.
+name=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)
+echo "$name"
+h200=0; case "$name" in *H200*) h200=1 ;; esac
+. tools/ab/build_gpu.sh
+cmake --build build-gpu -j16 --target test_gpu > build-gpu/logs/build_tests.log 2>&1 || { tail -20 build-gpu/logs/build_tests.log; exit 1; }
+cp -L build-gpu/libflashc.so /tmp/main.so
+if [ $h200 = 0 ] && [ -z "${NO_SUITE:-}" ]; then
+  scripts/gpu_suite.sh --build-dir build-gpu --part 2 > $OUT/p2.log 2>&1; grep -v never: $OUT/p2.log | tail -8
+fi
+gcc -O2 -std=c11 -o /tmp/ab80 tools/ab80.c -I include -I /usr/local/cuda/include -L /usr/local/cuda/lib64 -lcudart -ldl -lm || exit 1
+export LD_LIBRARY_PATH=/usr/local/cuda/lib64
+M=/tmp/main.so
+ab() { AB_BACKEND=auto AB_VT=1 AB_SHAPES=one AB_ONE=$1 timeout 60 /tmp/ab80 "${@:2}" 2>&1 | grep GB/s | tail -1; }
+echo "== main, tile forced, b 8 h 64/8: [2 splits (1 CTA per SM) | 4 (2 per SM) | rule]"
+for s in fp8,128,8,64,8,8,32768,0 fp8,128,8,64,8,8,16384,0 fp8,128,8,64,8,8,8192,0 fp8,128,8,64,8,4,32768,0 \
+         fp8,128,8,64,8,8,32768,256; do
+  ab $s "$M@FLASHC_SM90_DECODE=1@FLASHC_SM90_DEC_SPLITS=2" "$M@FLASHC_SM90_DECODE=1@FLASHC_SM90_DEC_SPLITS=4" "$M@FLASHC_SM90_DECODE=1"
+done
+echo "== main, b 16 h 64/8 64 rows 16k [1 | 2 | rule]"
+ab fp8,128,16,64,8,8,16384,0 "$M@FLASHC_SM90_DECODE=1@FLASHC_SM90_DEC_SPLITS=1" "$M@FLASHC_SM90_DECODE=1@FLASHC_SM90_DEC_SPLITS=2" "$M@FLASHC_SM90_DECODE=1"
+echo "== main, 17-32 rows through AUTO: [portable | rule | portable again]"
+for s in fp8,128,8,64,8,4,32768,0 fp8,128,8,64,8,3,32768,0 fp8,128,8,64,8,4,16384,0 fp8,128,8,64,8,4,32768,256 \
+         fp8,128,16,64,8,4,32768,0; do
+  ab $s "$M@FLASHC_SM90_DECODE=0" "$M" "$M@FLASHC_SM90_DECODE=0"
+done
+if [ $h200 = 1 ]; then
+  echo "== main, portable tiles' interleave (tile off): [runs | interleaved | runs again]"
+  for s in fp8,128,8,64,8,4,32768,0 fp8,128,8,64,8,4,16384,0 int8,128,8,64,8,4,32768,0 fp8,128,8,64,8,1,32768,0 \
+           bf16,128,8,64,8,4,32768,0 fp8,128,8,64,8,4,32768,64; do
+    ab $s "$M@FLASHC_SM80_SK_INTERLEAVE=0@FLASHC_SM90_DECODE=0" "$M@FLASHC_SM90_DECODE=0" "$M@FLASHC_SM80_SK_INTERLEAVE=0@FLASHC_SM90_DECODE=0"
+  done
+  echo "== main, the tile's interleave (forced): [runs | interleaved | runs again]"
+  for s in fp8,128,8,64,8,8,32768,0 fp8,128,8,64,8,8,16384,0 fp8,128,8,64,8,8,32768,256; do
+    ab $s "$M@FLASHC_SM90_DECODE=1@FLASHC_SM90_DEC_INTERLEAVE=0" "$M@FLASHC_SM90_DECODE=1" "$M@FLASHC_SM90_DECODE=1@FLASHC_SM90_DEC_INTERLEAVE=0"
+  done
+fi
+echo "== the consumer patch"
+git apply --include=kernels/sm90/sm90_decode.cu tools/ab/sm90-decode-consumer.patch 2>/dev/null ||
+  { echo "consumer patch does not apply"; exit 1; }
+cmake --build build-gpu -j16 > build-gpu/logs/build_patched.log 2>&1 &&
+  cmake --build build-gpu -j16 --target test_gpu > build-gpu/logs/build_tests2.log 2>&1 || { tail -20 build-gpu/logs/build_patched.log; exit 1; }
+O=$(find build-gpu -name 'sm90_decode.cu.o' | head -1)
+echo "patched object: QGMMA $(cuobjdump -sass "$O" | grep -c QGMMA), STL $(cuobjdump -sass "$O" | grep -c STL)"
+timeout 120 build-gpu/tests/test_gpu --filter "sm90 decode" 2>&1 | grep -E "^FAIL|passed" | head -10
+L=build-gpu/libflashc.so
+echo "== [main 1/SM | patched 1/SM | main 2/SM | patched 2/SM], tile forced"
+for s in fp8,128,8,64,8,8,32768,0:2:4 fp8,128,8,64,8,8,16384,0:2:4 fp8,128,8,64,8,4,32768,0:2:4 fp8,128,16,64,8,8,16384,0:1:2; do
+  IFS=: read -r sh one two <<< "$s"
+  ab $sh "$M@FLASHC_SM90_DECODE=1@FLASHC_SM90_DEC_SPLITS=$one" "$L@FLASHC_SM90_DECODE=1@FLASHC_SM90_DEC_SPLITS=$one" \
+    "$M@FLASHC_SM90_DECODE=1@FLASHC_SM90_DEC_SPLITS=$two" "$L@FLASHC_SM90_DECODE=1@FLASHC_SM90_DEC_SPLITS=$two"
+done
+[ $h200 = 1 ] || exit 0
+git checkout -- kernels/sm90/sm90_decode.cu 2>/dev/null || git apply -R --include=kernels/sm90/sm90_decode.cu tools/ab/sm90-decode-consumer.patch
+git apply tools/ab/halves-bw.patch 2>/dev/null || { echo "halves-bw.patch does not apply"; exit 1; }
+AB_ONLY=1 bash tools/ab/halves_bw_run.sh
