@@ -412,8 +412,9 @@ static int sm90_decode_split_ctas_per_sm(const flashc_device_info *dev)
 }
 
 /* Key splits: fill sm90_decode_split_ctas_per_sm CTAs per SM with b x h_kv x splits CTAs, each
-   streaming at least SM90_DEC_MIN_BLOCKS_PER_SPLIT key blocks. Dev hook (not API), read on every call (the workspace
-   query too): FLASHC_SM90_DEC_SPLITS=N forces N splits (clamped to the key blocks), for A/B. */
+   streaming at least SM90_DEC_MIN_BLOCKS_PER_SPLIT key blocks. Dev hook (not API), read on every
+   call (the workspace query too): FLASHC_SM90_DEC_SPLITS=N forces N splits (clamped to the key
+   blocks), for A/B and tests. */
 typedef struct sm90_dec_plan {
     int32_t splits, blocks_per_split, num_blocks;
 } sm90_dec_plan;
