@@ -2,10 +2,12 @@
 # scratch (session 61, for the next device session): one call, useful on either card (~450 s).
 # Main's library first: on an H100 the GPU suite's part 2 (pending on main since aff92ec); on
 # both, the decode tile's split target [1 CTA per SM | 2 per SM | rule] and 17-32 rows [portable
-# | rule]; on an H200 also both interleaves (tools/ab/s61_device.sh's rows). Then the consumer
-# patch (tools/ab/sm90-decode-consumer.patch, applied to this copy): unit "sm90 decode" and
-# [main | patched] at 1 and 2 CTAs per SM (does the overlap let one CTA per SM carry the H200?).
-# Last, on an H200: the halves-bw A/B (tools/ab/halves-bw.patch). NO_SUITE=1 skips part 2.
+# | rule]; on an H200 also both interleaves (tools/ab/s61_device.sh's rows). Then the solo
+# kernel (tools/ab/sm90-decode-solo.patch, applied to this copy): unit "sm90 decode" and, tile
+# forced, [2 per SM | 1 per SM | the patch's pair kernel at 1 | its solo kernel at 1] (does the
+# overlap let one CTA per SM carry the H200?), then AUTO [main | patch]; SOLO_SUITE=1: suite part
+# 1 on the patched build. Last, on an H200: the halves-bw A/B (tools/ab/halves-bw.patch).
+# NO_SUITE=1 skips part 2 on main.
 name=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)
 echo "$name"
 h200=0; case "$name" in *H200*) h200=1 ;; esac
@@ -42,22 +44,28 @@ if [ $h200 = 1 ]; then
     ab $s "$M@FLASHC_SM90_DECODE=1@FLASHC_SM90_DEC_INTERLEAVE=0" "$M@FLASHC_SM90_DECODE=1" "$M@FLASHC_SM90_DECODE=1@FLASHC_SM90_DEC_INTERLEAVE=0"
   done
 fi
-echo "== the consumer patch"
-git apply --include=kernels/sm90/sm90_decode.cu tools/ab/sm90-decode-consumer.patch 2>/dev/null ||
-  { echo "consumer patch does not apply"; exit 1; }
-cmake --build build-gpu -j16 > build-gpu/logs/build_patched.log 2>&1 &&
-  cmake --build build-gpu -j16 --target test_gpu > build-gpu/logs/build_tests2.log 2>&1 || { tail -20 build-gpu/logs/build_patched.log; exit 1; }
+echo "== the solo kernel (tools/ab/sm90-decode-solo.patch)"
+git apply tools/ab/sm90-decode-solo.patch 2>/dev/null || patch -p1 -s < tools/ab/sm90-decode-solo.patch ||
+  { echo "solo patch does not apply"; exit 1; }
+cmake --build build-gpu -j16 > build-gpu/logs/build_solo.log 2>&1 &&
+  cmake --build build-gpu -j16 --target test_gpu > build-gpu/logs/build_tests2.log 2>&1 || { tail -20 build-gpu/logs/build_solo.log; exit 1; }
 O=$(find build-gpu -name 'sm90_decode.cu.o' | head -1)
-echo "patched object: QGMMA $(cuobjdump -sass "$O" | grep -c QGMMA), STL $(cuobjdump -sass "$O" | grep -c STL)"
-timeout 120 build-gpu/tests/test_gpu --filter "sm90 decode" 2>&1 | grep -E "^FAIL|passed" | head -10
+echo "object: QGMMA $(cuobjdump -sass "$O" | grep -c QGMMA), STL $(cuobjdump -sass "$O" | grep -c STL)"
+timeout 150 build-gpu/tests/test_gpu --filter "sm90 decode" 2>&1 | grep -E "^FAIL|passed" | head -10
 L=build-gpu/libflashc.so
-echo "== [main 1/SM | patched 1/SM | main 2/SM | patched 2/SM], tile forced"
-for s in fp8,128,8,64,8,8,32768,0:2:4 fp8,128,8,64,8,8,16384,0:2:4 fp8,128,8,64,8,4,32768,0:2:4 fp8,128,16,64,8,8,16384,0:1:2; do
-  IFS=: read -r sh one two <<< "$s"
-  ab $sh "$M@FLASHC_SM90_DECODE=1@FLASHC_SM90_DEC_SPLITS=$one" "$L@FLASHC_SM90_DECODE=1@FLASHC_SM90_DEC_SPLITS=$one" \
-    "$M@FLASHC_SM90_DECODE=1@FLASHC_SM90_DEC_SPLITS=$two" "$L@FLASHC_SM90_DECODE=1@FLASHC_SM90_DEC_SPLITS=$two"
+echo "== tile forced: [main, 2 per SM | main, 1 per SM | pair, 1 per SM | solo, 1 per SM]"
+for s in fp8,128,8,64,8,8,32768,0:4:2 fp8,128,8,64,8,8,16384,0:4:2 fp8,128,8,64,8,8,8192,0:4:2 fp8,128,8,64,8,5,32768,0:4:2 \
+         fp8,128,8,64,8,4,32768,0:4:2 fp8,128,8,64,8,8,32768,256:4:2 fp8,128,16,64,8,8,16384,0:2:1 fp8,128,4,64,8,8,32768,0:8:4; do
+  IFS=: read -r sh two one <<< "$s"
+  T="FLASHC_SM90_DECODE=1@FLASHC_SM90_DEC_SPLITS"
+  ab $sh "$M@$T=$two" "$M@$T=$one" "$L@$T=$one@FLASHC_SM90_DEC_SOLO=0" "$L@$T=$one@FLASHC_SM90_DEC_SOLO=1"
 done
+echo "== through AUTO: [main | solo patch's rule]"
+for s in fp8,128,8,64,8,8,32768,0 fp8,128,8,64,8,4,32768,0 fp8,128,8,64,8,8,8192,0 fp8,128,64,32,8,8,8192,0; do
+  ab $s "$M" "$L"
+done
+[ -n "${SOLO_SUITE:-}" ] && { scripts/gpu_suite.sh --build-dir build-gpu --part 1 > $OUT/p1.log 2>&1; grep -v never: $OUT/p1.log | tail -13; }
 [ $h200 = 1 ] || exit 0
-git checkout -- kernels/sm90/sm90_decode.cu 2>/dev/null || git apply -R --include=kernels/sm90/sm90_decode.cu tools/ab/sm90-decode-consumer.patch
+git apply -R tools/ab/sm90-decode-solo.patch 2>/dev/null || patch -p1 -R -s < tools/ab/sm90-decode-solo.patch
 git apply tools/ab/halves-bw.patch 2>/dev/null || { echo "halves-bw.patch does not apply"; exit 1; }
 AB_ONLY=1 bash tools/ab/halves_bw_run.sh
