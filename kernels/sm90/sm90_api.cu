@@ -347,6 +347,9 @@ static size_t sm90_tail_workspace(const sm90_variant *v, int d, const flashc_dev
  * measurements behind the rule. */
 #define SM90_DEC_MAX_GRID_YZ 65535 /* grid y (KV heads) and z (batch) */
 
+/* Packed rows per KV head: the query tokens x the query heads that share it. */
+static int64_t sm90_decode_rows(const flashc_problem *p) { return (int64_t)p->s_q * (p->h_q / p->h_kv); }
+
 /* What the tile can run: fp8 d128 V^T, a dense cache (seqused_k or not) or pages holding whole
    128-key blocks, causal or no mask, no score transforms, one CTA's 64 rows per KV head. */
 static int sm90_decode_shape_ok(const flashc_problem *p)
@@ -358,7 +361,7 @@ static int sm90_decode_shape_ok(const flashc_problem *p)
     if (p->window_right != -1 && p->window_right != 0) return 0;
     if (p->h_kv < 1 || p->h_q % p->h_kv != 0 || p->s_q < 1 || p->s_k < 1 || p->b < 1) return 0;
     if (p->b > SM90_DEC_MAX_GRID_YZ || p->h_kv > SM90_DEC_MAX_GRID_YZ) return 0;
-    return (int64_t)p->s_q * (p->h_q / p->h_kv) <= SM90_DEC_M;
+    return sm90_decode_rows(p) <= SM90_DEC_M;
 }
 
 /* Dev hook (not API): FLASHC_SM90_DECODE=0 never, =1 wherever the tile can run (tests, A/B);
@@ -369,7 +372,7 @@ static int sm90_decode_rule(const flashc_problem *p, const flashc_device_info *d
 {
     const char *e = getenv("FLASHC_SM90_DECODE");
     if (e) return atoi(e) == 1;
-    const int64_t rows = (int64_t)p->s_q * (p->h_q / p->h_kv);
+    const int64_t rows = sm90_decode_rows(p);
     if (rows >= SM90_DEC_MIN_ROWS) return p->s_k >= SM90_DEC_MIN_KEYS;
     return rows >= SM90_DEC_MID_ROWS && p->s_k >= SM90_DEC_MID_MIN_KEYS &&
            (int64_t)p->b * p->h_kv <= dev->num_sms;
@@ -426,8 +429,9 @@ static sm90_dec_plan sm90_decode_plan(const flashc_problem *p, const flashc_devi
     int64_t splits = (int64_t)sm90_decode_split_ctas_per_sm(dev) * dev->num_sms / ((int64_t)p->b * p->h_kv);
     const int64_t most = pl.num_blocks / SM90_DEC_MIN_BLOCKS_PER_SPLIT;
     if (splits > most) splits = most;
-    const char *forced = getenv("FLASHC_SM90_DEC_SPLITS");
-    if (forced && atoi(forced) > 0) splits = atoi(forced) < pl.num_blocks ? atoi(forced) : pl.num_blocks;
+    const char *e = getenv("FLASHC_SM90_DEC_SPLITS");
+    const int forced = e ? atoi(e) : 0;
+    if (forced > 0) splits = forced < pl.num_blocks ? forced : pl.num_blocks;
     if (splits < 1) splits = 1;
     pl.blocks_per_split = (int32_t)((pl.num_blocks + splits - 1) / splits);
     pl.splits = (pl.num_blocks + pl.blocks_per_split - 1) / pl.blocks_per_split;

@@ -8,7 +8,7 @@
  *             lane 0 issues the K and V^T TMA boxes of each 128-key block into a 3-stage ring
  *   smem      Q [64 x 128 B] + 3 x (K [128 keys x 128 B] + V^T [128 d x 128 keys]), 128B-swizzled
  *             (TMA writes K and V^T so, the consumers write Q so), + full / empty mbarriers per stage
- *   registers S 64 f32, O 64 f32, P 16 b32 per consumer thread; __launch_bounds__(160, 2): <= 204
+ *   registers S 64 f32, O 64 f32, P 16 b32 per consumer thread; __launch_bounds__(160, 2): <= 168
  * Why one CTA's GEMMs are not overlapped with its softmax: the second CTA on the SM fills those
  * gaps, and the tile is bound by the K / V stream (prototype, docs/sm90.md "Next steps").
  * Key splits write O / l and the log2 LSE of each row to the workspace; sm90_dec_combine merges them.
@@ -33,7 +33,6 @@
 #include "sm90/sm90_p8.cuh"
 #include "sm90/sm90_vt_zero.cuh"
 
-#define DEC_PANEL_KEYS SM90_DEC_N
 #define DEC_CONSUMER_THREADS 128
 #define DEC_CONSUMER_WARPS (DEC_CONSUMER_THREADS / 32)
 #define DEC_THREADS (DEC_CONSUMER_THREADS + 32) /* + the producer warp */

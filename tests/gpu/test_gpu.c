@@ -1100,6 +1100,26 @@ static void route_fake_params(flashc_attention_params *p, flashc_dtype dt, int64
     p->backend = FLASHC_BACKEND_SM80;
 }
 
+/* test_routes: *p validated into *pr, the problem the planners take; 0, with a FAIL line naming
+   `what` and case c, where it does not validate. */
+static int route_problem(const flashc_attention_params *p, flashc_problem *pr, const char *what, int c)
+{
+    memset(pr, 0, sizeof *pr);
+    flashc_status st = flashc_validate(p, pr);
+    if (st == FLASHC_STATUS_SUCCESS) st = flashc_validate_gpu(pr);
+    if (st == FLASHC_STATUS_SUCCESS) return 1;
+    printf("FAIL %s: case %d does not validate: %s\n", what, c, flashc_last_error());
+    return 0;
+}
+
+/* test_routes: the H200 route device with another DRAM peak (0: a GPU that does not report it). */
+static flashc_device_info route_device_with_dram(double dram_bytes_per_s)
+{
+    flashc_device_info dev = ROUTE_DEVICE[ROUTE_FULL];
+    dev.dram_bytes_per_s = dram_bytes_per_s;
+    return dev;
+}
+
 /* test_routes: the dev hook FLASHC_SM80_AS_CC (sm80_launch.cu sm80_device), which the GPU suite's
    sm_89 pass relies on, plans as the named older GPU: on the H200 an fp8 decode call takes a
    split-key tile (sm_90 only); as sm_89 a tile with a body there; as sm_86 fp8 is refused; a
@@ -1249,11 +1269,7 @@ static int route_sm90_decode_checks(void)
                           cases[c].page, (int)cases[c].v_rows);
         if (cases[c].softcap) p.softcap = 30.0f;
         flashc_problem pr;
-        memset(&pr, 0, sizeof pr);
-        flashc_status st = flashc_validate(&p, &pr);
-        if (st == FLASHC_STATUS_SUCCESS) st = flashc_validate_gpu(&pr);
-        if (st != FLASHC_STATUS_SUCCESS) {
-            printf("FAIL sm90 decode rule: case %d does not validate: %s\n", c, flashc_last_error());
+        if (!route_problem(&p, &pr, "sm90 decode rule", c)) {
             ++fail;
             continue;
         }
@@ -1288,9 +1304,8 @@ static int route_sm90_decode_checks(void)
 #define SM90_DEC_WS_FLOATS_PER_HEAD (64 * (128 + 1))
 static int route_sm90_decode_split_checks(void)
 {
-    flashc_device_info h100 = ROUTE_DEVICE[ROUTE_FULL], unknown = ROUTE_DEVICE[ROUTE_FULL];
-    h100.dram_bytes_per_s = H100_DRAM_BYTES_PER_S;
-    unknown.dram_bytes_per_s = 0;
+    const flashc_device_info h100 = route_device_with_dram(H100_DRAM_BYTES_PER_S);
+    const flashc_device_info unknown = route_device_with_dram(0);
     struct {
         const flashc_device_info *dev;
         const char *dev_name, *hook; /* hook: FLASHC_SM90_DEC_SPLITS, or NULL */
@@ -1311,11 +1326,7 @@ static int route_sm90_decode_split_checks(void)
         flashc_attention_params p;
         route_fake_params(&p, FLASHC_DTYPE_FP8_E4M3, cases[c].b, 8, cases[c].sk, cases[c].hq, cases[c].hkv, 128, 0, 0);
         flashc_problem pr;
-        memset(&pr, 0, sizeof pr);
-        flashc_status st = flashc_validate(&p, &pr);
-        if (st == FLASHC_STATUS_SUCCESS) st = flashc_validate_gpu(&pr);
-        if (st != FLASHC_STATUS_SUCCESS) {
-            printf("FAIL sm90 decode splits: case %d does not validate: %s\n", c, flashc_last_error());
+        if (!route_problem(&p, &pr, "sm90 decode splits", c)) {
             ++fail;
             continue;
         }
