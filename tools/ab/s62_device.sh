@@ -21,6 +21,7 @@ gcc -O2 -std=c11 -o /tmp/ab80 tools/ab80.c -I include -I /usr/local/cuda/include
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64
 M=/tmp/main.so
 ab() { AB_BACKEND=auto AB_VT=1 AB_SHAPES=one AB_ONE=$1 timeout 60 /tmp/ab80 "${@:2}" 2>&1 | grep GB/s | tail -1; }
+if [ "${MAIN_AB:-$h200}" = 1 ]; then
 echo "== main, tile forced, b 8 h 64/8: [2 splits (1 CTA per SM) | 4 (2 per SM) | rule]"
 for s in fp8,128,8,64,8,8,32768,0 fp8,128,8,64,8,8,16384,0 fp8,128,8,64,8,8,8192,0 fp8,128,8,64,8,4,32768,0 \
          fp8,128,8,64,8,8,32768,256; do
@@ -44,6 +45,7 @@ if [ $h200 = 1 ]; then
     ab $s "$M@FLASHC_SM90_DECODE=1@FLASHC_SM90_DEC_INTERLEAVE=0" "$M@FLASHC_SM90_DECODE=1" "$M@FLASHC_SM90_DECODE=1@FLASHC_SM90_DEC_INTERLEAVE=0"
   done
 fi
+fi  # MAIN_AB
 [ "${PATCHES:-1}" = 0 ] && exit 0
 echo "== the solo kernel (tools/ab/sm90-decode-solo.patch)"
 git apply tools/ab/sm90-decode-solo.patch 2>/dev/null || patch -p1 -s < tools/ab/sm90-decode-solo.patch ||
@@ -84,3 +86,8 @@ for pt in sm90-decode-vrows sm90-decode-solo; do
 done
 git apply tools/ab/halves-bw.patch 2>/dev/null || { echo "halves-bw.patch does not apply"; exit 1; }
 AB_ONLY=1 bash tools/ab/halves_bw_run.sh
+L=build-gpu/libflashc.so
+echo "== 16 rows on the H200 (halves-bw build): [portable, rule | tile forced | portable again]"
+for s in fp8,128,8,64,8,2,32768,0 fp8,128,8,64,8,2,16384,0 fp8,128,8,32,8,4,32768,0 fp8,128,8,64,8,2,32768,256; do
+  ab $s "$L" "$L@FLASHC_SM90_DECODE=1" "$L"
+done
