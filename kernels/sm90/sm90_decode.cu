@@ -10,7 +10,9 @@
  *             (TMA writes K and V^T so, the consumers write Q so), + full / empty mbarriers per stage
  *   registers S 64 f32, O 64 f32, P 16 b32 per consumer thread; __launch_bounds__(160, 2): <= 168
  * Why one CTA's GEMMs are not overlapped with its softmax: the second CTA on the SM fills those
- * gaps, and the tile is bound by the K / V stream (prototype, docs/sm90.md "Next steps").
+ * gaps, and the tile is bound by the K / V stream (prototype, docs/sm90.md "Next steps"). The solo
+ * twin (sm90_dec_kernel_solo, one CTA per SM, SM90_DEC_SOLO_STAGES) has no second CTA: it issues
+ * the next block's S under this block's P V^T, which needs S and O live at once (177 registers).
  * Key splits write O / l and the log2 LSE of each row to the workspace; sm90_dec_combine merges them.
  * A KV cache: seqused_k bounds each sequence's keys (its CTAs past them stream nothing), and pages
  * holding whole 128-key blocks are read through the page table (one entry per block, by the
@@ -51,9 +53,11 @@
 #define DEC_COMBINE_THREADS 128
 
 /* ---- Setup ------------------------------------------------------------------------------- */
-static __device__ __forceinline__ uint32_t dec_bar(uint32_t base, int kind, int stage)
+/* `stages` is the kernel's ring depth, a literal of each kernel (SM90_DEC_STAGES, or
+   SM90_DEC_SOLO_STAGES for the solo twin), folded where these inline. */
+static __device__ __forceinline__ uint32_t dec_bar(uint32_t base, int kind, int stage, int stages)
 {
-    return base + SM90_DEC_BAR_OFFSET + (stage * 2 + kind) * 8;
+    return base + SM90_DEC_BAR_OFFSET(stages) + (stage * 2 + kind) * 8;
 }
 static __device__ __forceinline__ uint32_t dec_k(uint32_t base, int stage)
 {
@@ -82,17 +86,16 @@ static __device__ __forceinline__ void dec_block_coords(const sm90_dec_params *p
 
 /* Key blocks first, first + step, ... (count of them), low to high; TMA zero-fills keys past the
    cache (masked later), and the consumers zero V^T past a shorter sequence (dec_zero_past_keys). */
-static __device__ void dec_producer(const sm90_dec_params *p, uint32_t base, int first, int step, int count, int hk,
-                                    int bi)
+static __device__ __forceinline__ void dec_producer(const sm90_dec_params *p, uint32_t base, int first, int step,
+                                                    int count, int hk, int bi, int stages)
 {
     prefetch_tensormap(&p->tmap_k);
     prefetch_tensormap(&p->tmap_vt);
     const uint64_t policy = p->evict_first ? CP_ASYNC_BULK_EVICT_FIRST : CP_ASYNC_BULK_EVICT_NORMAL;
     for (int it = 0; it < count; ++it) {
-        const int stage = it % SM90_DEC_STAGES;
-        if (it >= SM90_DEC_STAGES)
-            mbarrier_wait_parity(dec_bar(base, DEC_EMPTY, stage), (it / SM90_DEC_STAGES - 1) & 1);
-        const uint32_t full = dec_bar(base, DEC_FULL, stage);
+        const int stage = it % stages;
+        if (it >= stages) mbarrier_wait_parity(dec_bar(base, DEC_EMPTY, stage, stages), (it / stages - 1) & 1);
+        const uint32_t full = dec_bar(base, DEC_FULL, stage, stages);
         mbarrier_arrive_expect_tx(full, SM90_DEC_STAGE_BYTES);
         int row, batch;
         dec_block_coords(p, (first + it * step) * SM90_DEC_N, bi, &row, &batch);
@@ -142,8 +145,10 @@ static __device__ __forceinline__ void dec_scale_mask(float *s, float scale_log2
     }
 }
 
-/* Online softmax of one key block: P = 2^(s - m + offset) in s, l and O rescaled. */
-static __device__ __forceinline__ void dec_softmax(float *s, float *o, float m[2], float l[2])
+/* Online softmax of one key block, the scores' part: P = 2^(s - m + offset) in s, m and l
+   updated; alpha[r], the factor row half r's O must be rescaled by (dec_rescale_o), out. Apart
+   so the solo kernel can run it while the previous block's P V^T still writes O. */
+static __device__ __forceinline__ void dec_softmax_scores(float *s, float m[2], float l[2], float alpha[2])
 {
 #pragma unroll
     for (int r = 0; r < 2; ++r) {
@@ -153,7 +158,7 @@ static __device__ __forceinline__ void dec_softmax(float *s, float *o, float m[2
             if (dec_half(i) == r) mx = fmaxf(mx, s[i]);
         mx = quad_max(mx);
         const float m_new = fmaxf(m[r], mx);
-        const float alpha = m[r] == -INFINITY ? 0.f : ex2_approx_ftz_f32(m[r] - m_new);
+        alpha[r] = m[r] == -INFINITY ? 0.f : ex2_approx_ftz_f32(m[r] - m_new);
         const float base = m_new == -INFINITY ? 0.f : m_new - DEC_P_OFFSET_LOG2;
         float sum = 0.f;
 #pragma unroll
@@ -162,35 +167,34 @@ static __device__ __forceinline__ void dec_softmax(float *s, float *o, float m[2
                 s[i] = ex2_approx_ftz_f32(s[i] - base);
                 sum += s[i];
             }
-        l[r] = l[r] * alpha + sum;
+        l[r] = l[r] * alpha[r] + sum;
         m[r] = m_new;
-#pragma unroll
-        for (int i = 0; i < DEC_O_REGS; ++i)
-            if (dec_half(i) == r) o[i] *= alpha;
     }
 }
 
-/* One key block: S = Q K^T, mask and softmax, O += P V^T; then the stage goes back to the producer. */
-static __device__ __forceinline__ void dec_block(uint32_t base, int stage, float *o, float m[2], float l[2],
-                                                 float scale_log2, int key0, const int last_key[2], int lane)
+static __device__ __forceinline__ void dec_rescale_o(float *o, const float alpha[2])
+{
+#pragma unroll
+    for (int i = 0; i < DEC_O_REGS; ++i) o[i] *= alpha[dec_half(i)];
+}
+
+/* S = Q K^T of the key block in `stage` into s: issued and committed, not waited for. */
+static __device__ __forceinline__ void dec_issue_qk(uint32_t base, int stage, float *s)
 {
     const uint64_t dq = wgmma_desc_sw128(base, DEC_LEADING_BYTES, DEC_SWIZZLE_GROUP_BYTES);
     const uint64_t dk = wgmma_desc_sw128(dec_k(base, stage), DEC_LEADING_BYTES, DEC_SWIZZLE_GROUP_BYTES);
-    const uint64_t dv = wgmma_desc_sw128(dec_vt(base, stage), DEC_LEADING_BYTES, DEC_SWIZZLE_GROUP_BYTES);
-    float s[DEC_S_REGS];
     wgmma_fence();
 #pragma unroll
     for (int kk = 0; kk < SM90_DEC_ROW_BYTES / DEC_MMA_K_BYTES; ++kk)
         wgmma_m64n128k32_f32_e4m3_e4m3_ss(s, wgmma_desc_advance(dq, kk * DEC_MMA_K_BYTES),
                                           wgmma_desc_advance(dk, kk * DEC_MMA_K_BYTES), kk > 0);
     wgmma_commit_group();
-    wgmma_wait_group(0);
-#pragma unroll
-    for (int i = 0; i < DEC_S_REGS; ++i) wgmma_fence_operand_f32(&s[i]);
-    dec_scale_mask(s, scale_log2, key0, last_key, lane);
-    dec_softmax(s, o, m, l);
-    uint32_t pf[DEC_P_REGS];
-    sm90_p8_convert(pf, s, SM90_DEC_N);
+}
+
+/* O += P V^T of the key block in `stage` (P from registers): issued and committed, not waited for. */
+static __device__ __forceinline__ void dec_issue_pv(uint32_t base, int stage, float *o, uint32_t *pf)
+{
+    const uint64_t dv = wgmma_desc_sw128(dec_vt(base, stage), DEC_LEADING_BYTES, DEC_SWIZZLE_GROUP_BYTES);
 #pragma unroll
     for (int i = 0; i < DEC_O_REGS; ++i) wgmma_fence_operand_f32(&o[i]);
     wgmma_fence();
@@ -198,10 +202,35 @@ static __device__ __forceinline__ void dec_block(uint32_t base, int stage, float
     for (int kk = 0; kk < SM90_DEC_N / DEC_MMA_K_BYTES; ++kk)
         wgmma_m64n128k32_f32_e4m3_e4m3_rs(o, pf + 4 * kk, wgmma_desc_advance(dv, kk * DEC_MMA_K_BYTES), 1);
     wgmma_commit_group();
+}
+
+/* The block's S (waited for) masked, softmaxed, O rescaled, P converted to e4m3 A fragments. */
+static __device__ __forceinline__ void dec_softmax_to_p(float *s, float *o, float m[2], float l[2], uint32_t *pf,
+                                                        float scale_log2, int key0, const int last_key[2], int lane)
+{
+    float alpha[2];
+    dec_scale_mask(s, scale_log2, key0, last_key, lane);
+    dec_softmax_scores(s, m, l, alpha);
+    dec_rescale_o(o, alpha);
+    sm90_p8_convert(pf, s, SM90_DEC_N);
+}
+
+/* One key block, nothing in flight across it (the pair kernel): S = Q K^T, mask and softmax,
+   O += P V^T, both waited for. */
+static __device__ __forceinline__ void dec_block(uint32_t base, int stage, float *o, float m[2], float l[2],
+                                                 float scale_log2, int key0, const int last_key[2], int lane)
+{
+    float s[DEC_S_REGS];
+    uint32_t pf[DEC_P_REGS];
+    dec_issue_qk(base, stage, s);
+    wgmma_wait_group(0);
+#pragma unroll
+    for (int i = 0; i < DEC_S_REGS; ++i) wgmma_fence_operand_f32(&s[i]);
+    dec_softmax_to_p(s, o, m, l, pf, scale_log2, key0, last_key, lane);
+    dec_issue_pv(base, stage, o, pf);
     wgmma_wait_group(0);
 #pragma unroll
     for (int i = 0; i < DEC_O_REGS; ++i) wgmma_fence_operand_f32(&o[i]);
-    if (lane == 0) mbarrier_arrive(dec_bar(base, DEC_EMPTY, stage)); /* this warp is done with the stage */
 }
 
 /* ---- Epilogue ---------------------------------------------------------------------------- */
@@ -250,8 +279,76 @@ static __device__ __forceinline__ void dec_zero_past_keys(const sm90_dec_params 
     bar_sync(DEC_BAR_VT, DEC_CONSUMER_THREADS);
 }
 
-static __device__ void dec_consumer(const sm90_dec_params *p, uint8_t *smem, uint32_t base, int first, int step,
-                                    int count, int hk, int bi, int split, int s_k_b)
+/* The pair kernel's loop: one block at a time, nothing in flight across blocks (the SM's other CTA
+   fills the gaps). */
+static __device__ __forceinline__ void dec_blocks_serial(const sm90_dec_params *p, uint32_t base, int first, int step,
+                                                         int count, int s_k_b, float *o, float m[2], float l[2],
+                                                         float scale_log2, const int last_key[2], int stages)
+{
+    const int tid = threadIdx.x, lane = tid % 32;
+    for (int it = 0; it < count; ++it) {
+        const int stage = it % stages, key0 = (first + it * step) * SM90_DEC_N;
+        mbarrier_wait_parity(dec_bar(base, DEC_FULL, stage, stages), (it / stages) & 1);
+        dec_zero_past_keys(p, base, stage, key0, s_k_b, tid);
+        dec_block(base, stage, o, m, l, scale_log2, key0, last_key, lane);
+        if (lane == 0) mbarrier_arrive(dec_bar(base, DEC_EMPTY, stage, stages)); /* this warp is done with it */
+    }
+}
+
+/* The solo kernel's loop, after FA3's intra-warpgroup overlap: block it's S = Q K^T and block
+   it - 1's O += P V^T issued together, S waited for alone (wait_group 1: groups complete in
+   order), block it's scores softmaxed while the P V^T still runs, then that waited for, O
+   rescaled and P converted (P's registers are the P V^T's operand until then). Every wgmma is
+   waited for within its block: none is in flight across a branch or the loop's back edge (ptxas
+   would wait there, C7517). */
+static __device__ __forceinline__ void dec_blocks_overlapped(const sm90_dec_params *p, uint32_t base, int first,
+                                                             int step, int count, int s_k_b, float *o, float m[2],
+                                                             float l[2], float scale_log2, const int last_key[2],
+                                                             int stages)
+{
+    const int tid = threadIdx.x, lane = tid % 32;
+    if (count <= 0) return;
+    float s[DEC_S_REGS], alpha[2];
+    uint32_t pf[DEC_P_REGS];
+    /* block 0 alone: nothing to overlap with yet */
+    mbarrier_wait_parity(dec_bar(base, DEC_FULL, 0, stages), 0);
+    dec_zero_past_keys(p, base, 0, first * SM90_DEC_N, s_k_b, tid);
+#pragma unroll
+    for (int i = 0; i < DEC_S_REGS; ++i) s[i] = 0.f; /* the wgmma's "+f" operands defined (else C7515) */
+    dec_issue_qk(base, 0, s);
+    wgmma_wait_group(0);
+#pragma unroll
+    for (int i = 0; i < DEC_S_REGS; ++i) wgmma_fence_operand_f32(&s[i]);
+    dec_softmax_to_p(s, o, m, l, pf, scale_log2, first * SM90_DEC_N, last_key, lane);
+    for (int it = 1; it < count; ++it) {
+        const int stage = it % stages, prev = (it - 1) % stages, key0 = (first + it * step) * SM90_DEC_N;
+        mbarrier_wait_parity(dec_bar(base, DEC_FULL, stage, stages), (it / stages) & 1);
+        dec_zero_past_keys(p, base, stage, key0, s_k_b, tid);
+        dec_issue_qk(base, stage, s);
+        dec_issue_pv(base, prev, o, pf);
+        wgmma_wait_group(1); /* S */
+#pragma unroll
+        for (int i = 0; i < DEC_S_REGS; ++i) wgmma_fence_operand_f32(&s[i]);
+        dec_scale_mask(s, scale_log2, key0, last_key, lane);
+        dec_softmax_scores(s, m, l, alpha);
+        wgmma_wait_group(0); /* P V^T: O final for block it - 1, P's registers free, its stage read */
+#pragma unroll
+        for (int i = 0; i < DEC_O_REGS; ++i) wgmma_fence_operand_f32(&o[i]);
+#pragma unroll
+        for (int i = 0; i < DEC_P_REGS; ++i) wgmma_fence_operand_b32(&pf[i]);
+        if (lane == 0) mbarrier_arrive(dec_bar(base, DEC_EMPTY, prev, stages)); /* this warp is done with it */
+        dec_rescale_o(o, alpha);
+        sm90_p8_convert(pf, s, SM90_DEC_N);
+    }
+    dec_issue_pv(base, (count - 1) % stages, o, pf);
+    wgmma_wait_group(0);
+#pragma unroll
+    for (int i = 0; i < DEC_O_REGS; ++i) wgmma_fence_operand_f32(&o[i]);
+}
+
+static __device__ __forceinline__ void dec_consumer(const sm90_dec_params *p, uint8_t *smem, uint32_t base,
+                                                    int first, int step, int count, int hk, int bi, int split,
+                                                    int s_k_b, int overlap, int stages)
 {
     const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
     dec_load_q(p, smem, hk, bi, tid);
@@ -267,16 +364,15 @@ static __device__ void dec_consumer(const sm90_dec_params *p, uint8_t *smem, uin
     float o[DEC_O_REGS], m[2] = {-INFINITY, -INFINITY}, l[2] = {0.f, 0.f};
 #pragma unroll
     for (int i = 0; i < DEC_O_REGS; ++i) o[i] = 0.f;
-    for (int it = 0; it < count; ++it) {
-        const int stage = it % SM90_DEC_STAGES, key0 = (first + it * step) * SM90_DEC_N;
-        mbarrier_wait_parity(dec_bar(base, DEC_FULL, stage), (it / SM90_DEC_STAGES) & 1);
-        dec_zero_past_keys(p, base, stage, key0, s_k_b, tid);
-        dec_block(base, stage, o, m, l, scale_log2, key0, last_key, lane);
-    }
+    if (overlap)
+        dec_blocks_overlapped(p, base, first, step, count, s_k_b, o, m, l, scale_log2, last_key, stages);
+    else
+        dec_blocks_serial(p, base, first, step, count, s_k_b, o, m, l, scale_log2, last_key, stages);
     dec_epilogue(p, o, m, l, row0, lane, hk, bi, split, dec_descale(p->v_descale, p->descale_stride[2], bi, hk));
 }
 
-__global__ void __launch_bounds__(DEC_THREADS, SM90_DEC_CTAS_PER_SM) sm90_dec_kernel(const __grid_constant__ sm90_dec_params p)
+/* The kernels' common body; `overlap` and `stages` are literals of each kernel. */
+static __device__ __forceinline__ void dec_kernel_body(const sm90_dec_params *p, int overlap, int stages)
 {
     extern __shared__ __align__(SM90_DEC_ALIGN) uint8_t smem_raw[];
     const uint32_t raw = (uint32_t)__cvta_generic_to_shared(smem_raw);
@@ -288,30 +384,42 @@ __global__ void __launch_bounds__(DEC_THREADS, SM90_DEC_CTAS_PER_SM) sm90_dec_ke
     const int split = blockIdx.x, hk = blockIdx.y, bi = blockIdx.z;
     /* this sequence's keys (seqused_k) and blocks; a split past them streams none and leaves its
        rows key-less (LSE -inf) for the combine */
-    const int s_k_b = p.seqused_k ? min(p.seqused_k[bi], p.s_k) : p.s_k;
+    const int s_k_b = p->seqused_k ? min(p->seqused_k[bi], p->s_k) : p->s_k;
     const int blocks = (s_k_b + SM90_DEC_N - 1) / SM90_DEC_N;
     int first, step, count;
-    if (p.interleave) { /* a KV head's splits read neighbouring blocks at once, so the 128-byte
-                           pieces of one V^T d-row come from DRAM together (docs/sm90.md) */
-        first = split, step = p.splits;
-        count = split < blocks ? (blocks - 1 - split) / p.splits + 1 : 0;
+    if (p->interleave) { /* a KV head's splits read neighbouring blocks at once, so the 128-byte
+                            pieces of one V^T d-row come from DRAM together (docs/sm90.md) */
+        first = split, step = p->splits;
+        count = split < blocks ? (blocks - 1 - split) / p->splits + 1 : 0;
     } else {
-        first = split * p.blocks_per_split, step = 1;
-        count = max(min(first + p.blocks_per_split, blocks) - first, 0);
+        first = split * p->blocks_per_split, step = 1;
+        count = max(min(first + p->blocks_per_split, blocks) - first, 0);
     }
     if (threadIdx.x == 0) {
-        for (int s = 0; s < SM90_DEC_STAGES; ++s) {
-            mbarrier_init(dec_bar(base, DEC_FULL, s), 1);
-            mbarrier_init(dec_bar(base, DEC_EMPTY, s), DEC_CONSUMER_WARPS);
+        for (int s = 0; s < stages; ++s) {
+            mbarrier_init(dec_bar(base, DEC_FULL, s, stages), 1);
+            mbarrier_init(dec_bar(base, DEC_EMPTY, s, stages), DEC_CONSUMER_WARPS);
         }
         fence_mbarrier_init_release_cluster();
     }
     __syncthreads();
     if (threadIdx.x / 32 == DEC_CONSUMER_WARPS) {
-        if (threadIdx.x % 32 == 0) dec_producer(&p, base, first, step, count, hk, bi);
+        if (threadIdx.x % 32 == 0) dec_producer(p, base, first, step, count, hk, bi, stages);
         return;
     }
-    dec_consumer(&p, smem, base, first, step, count, hk, bi, split, s_k_b);
+    dec_consumer(p, smem, base, first, step, count, hk, bi, split, s_k_b, overlap, stages);
+}
+
+/* Two CTAs per SM (<= 168 registers), one block at a time. */
+__global__ void __launch_bounds__(DEC_THREADS, SM90_DEC_CTAS_PER_SM) sm90_dec_kernel(const __grid_constant__ sm90_dec_params p)
+{
+    dec_kernel_body(&p, 0, SM90_DEC_STAGES);
+}
+
+/* One CTA per SM: the GEMMs overlapped, a deeper ring. */
+__global__ void __launch_bounds__(DEC_THREADS, 1) sm90_dec_kernel_solo(const __grid_constant__ sm90_dec_params p)
+{
+    dec_kernel_body(&p, 1, SM90_DEC_SOLO_STAGES);
 }
 
 /* ---- Combine ------------------------------------------------------------------------------ */
@@ -352,10 +460,12 @@ __global__ void __launch_bounds__(DEC_COMBINE_THREADS) sm90_dec_combine(const __
 extern "C" cudaError_t flashc_sm90_decode_launch(const sm90_dec_params *params, cudaStream_t stream)
 {
     /* the opt-in is per device: set on every call, as the forward launchers do */
-    cudaError_t e = cudaFuncSetAttribute(sm90_dec_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, SM90_DEC_SMEM_BYTES);
+    void (*kernel)(sm90_dec_params) = params->solo ? sm90_dec_kernel_solo : sm90_dec_kernel;
+    const int smem = params->solo ? SM90_DEC_SOLO_SMEM_BYTES : SM90_DEC_SMEM_BYTES;
+    cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
     if (e != cudaSuccess) return e;
     const dim3 grid((unsigned)params->splits, (unsigned)params->h_kv, (unsigned)params->b);
-    sm90_dec_kernel<<<grid, DEC_THREADS, SM90_DEC_SMEM_BYTES, stream>>>(*params);
+    kernel<<<grid, DEC_THREADS, smem, stream>>>(*params);
     if ((e = cudaGetLastError()) != cudaSuccess || params->splits <= 1) return e;
     /* the combine as the decode grid's programmatic dependent (as the portable path's, which
        measured +2 % on the H200 at b 8 h 64/8 4k): no launch gap between the two */

@@ -25,14 +25,21 @@
 #define SM90_DEC_M 64            /* packed rows per tile: one wgmma M */
 #define SM90_DEC_STAGES 3
 #define SM90_DEC_CTAS_PER_SM 2
+/* The solo kernel (sm90_dec_kernel_solo): one CTA per SM, so no second CTA fills its consumers'
+ * gaps: the next block's Q K^T is issued under this block's P V^T (S and O live together: up to
+ * 255 registers, 177 used), and its ring is deeper (Q 8 KB + 6 x 32 KB: 201 KB with alignment).
+ * Run where the splits aim at one CTA per SM and the grid is one wave (sm90_api.cu). */
+#define SM90_DEC_SOLO_STAGES 6
 #define SM90_DEC_ROW_BYTES 128   /* an e4m3 row of d 128; a V^T row of 128 keys */
 #define SM90_DEC_Q_BYTES (SM90_DEC_M * SM90_DEC_ROW_BYTES)
 #define SM90_DEC_K_BYTES (SM90_DEC_N * SM90_DEC_ROW_BYTES)
 #define SM90_DEC_VT_BYTES (SM90_DEC_D * SM90_DEC_N)
 #define SM90_DEC_STAGE_BYTES (SM90_DEC_K_BYTES + SM90_DEC_VT_BYTES)
-#define SM90_DEC_BAR_OFFSET (SM90_DEC_Q_BYTES + SM90_DEC_STAGES * SM90_DEC_STAGE_BYTES)
+#define SM90_DEC_BAR_OFFSET(stages) (SM90_DEC_Q_BYTES + (stages) * SM90_DEC_STAGE_BYTES)
 #define SM90_DEC_ALIGN 1024      /* 128B-swizzle atom: TMA and wgmma descriptors agree at offset 0 */
-#define SM90_DEC_SMEM_BYTES (SM90_DEC_BAR_OFFSET + 2 * SM90_DEC_STAGES * 8 + SM90_DEC_ALIGN)
+#define SM90_DEC_SMEM_BYTES_FOR(stages) (SM90_DEC_BAR_OFFSET(stages) + 2 * (stages) * 8 + SM90_DEC_ALIGN)
+#define SM90_DEC_SMEM_BYTES SM90_DEC_SMEM_BYTES_FOR(SM90_DEC_STAGES)
+#define SM90_DEC_SOLO_SMEM_BYTES SM90_DEC_SMEM_BYTES_FOR(SM90_DEC_SOLO_STAGES)
 
 /* ---- Plan (host) ----------------------------------------------------------------------------
  * Where the tile runs by default: fp8 e4m3, d 128, V^T, a dense cache (with or without seqused_k)
@@ -101,6 +108,7 @@ typedef struct sm90_dec_params {
     int32_t causal;          /* bottom-right: token t sees keys up to t + s_k - s_q */
     int32_t out_bf16;
     int32_t evict_first;     /* 1: the K / V^T loads evict-first in L2, 0: evict-normal */
+    int32_t solo;            /* 1: sm90_dec_kernel_solo (one CTA per SM), 0: sm90_dec_kernel */
     float scale_log2;        /* softmax_scale x log2(e) (descales apply per CTA) */
 } sm90_dec_params;
 

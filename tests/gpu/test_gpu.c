@@ -1767,18 +1767,19 @@ static void sm90_decode_cases(void)
         c.sm90_runs = c.sm90_decode = 1;
         /* every other case with the K / V^T loads evict-normal (the policy of caches over 4x the
            L2, which no case here reaches); every other pair with the splits interleaved */
-        const int interleave = (int)(i / 2) % 2;
+        const int interleave = (int)(i / 2) % 2, solo = (int)(i / 4) % 2;
         if (i % 2) setenv("FLASHC_SM90_DEC_EVICT_FIRST", "0", 1);
         setenv("FLASHC_SM90_DEC_INTERLEAVE", interleave ? "1" : "0", 1);
+        setenv("FLASHC_SM90_DEC_SOLO", solo ? "1" : "0", 1);
         char what[96];
-        snprintf(what, sizeof what, "sm90 decode %s%s%s", cases[i].what, i % 2 ? " evict-normal" : "",
-                 interleave ? " interleaved" : "");
+        snprintf(what, sizeof what, "sm90 decode %s%s%s%s", cases[i].what, i % 2 ? " evict-normal" : "",
+                 interleave ? " interleaved" : "", solo ? " solo" : "");
         named(&c, what);
         run_case(c);
         unsetenv("FLASHC_SM90_DEC_EVICT_FIRST");
     }
     /* key splits forced to odd counts (FLASHC_SM90_DEC_SPLITS; the planner picks 1, 2 or 4 on
-       full-size grids): shares of unequal length, in runs and interleaved */
+       full-size grids): shares of unequal length, in runs (pair kernel) and interleaved (solo) */
     const struct { int splits, interleave, sq, sk; } forced[2] = {{3, 0, 8, 4097}, {5, 1, 3, 3001}};
     for (int i = 0; i < 2; ++i) {
         tcase c = base_case(FLASHC_DTYPE_FP8_E4M3, 128);
@@ -1788,8 +1789,9 @@ static void sm90_decode_cases(void)
         snprintf(n, sizeof n, "%d", forced[i].splits);
         setenv("FLASHC_SM90_DEC_SPLITS", n, 1);
         setenv("FLASHC_SM90_DEC_INTERLEAVE", forced[i].interleave ? "1" : "0", 1);
+        setenv("FLASHC_SM90_DEC_SOLO", forced[i].interleave ? "1" : "0", 1);
         snprintf(what, sizeof what, "sm90 decode %d rows %d splits forced%s", c.sq * 8, forced[i].splits,
-                 forced[i].interleave ? " interleaved" : "");
+                 forced[i].interleave ? " interleaved solo" : "");
         named(&c, what);
         run_case(c);
     }
@@ -1802,13 +1804,16 @@ static void sm90_decode_cases(void)
     c.vtpad = 1; c.b = 3; c.sq = 8; c.sk = 3000; c.hq = 16; c.hkv = 2; c.causal = 1; c.seqused = 1;
     c.poison_unused = 1; c.sm90_runs = c.sm90_decode = 1;
     setenv("FLASHC_SM90_DEC_INTERLEAVE", "0", 1);
+    setenv("FLASHC_SM90_DEC_SOLO", "0", 1);
     named(&c, "sm90 decode 64 rows seqused causal poisoned"); run_case(c);
     setenv("FLASHC_SM90_DEC_INTERLEAVE", "1", 1);
-    named(&c, "sm90 decode 64 rows seqused causal poisoned interleaved"); run_case(c);
+    setenv("FLASHC_SM90_DEC_SOLO", "1", 1);
+    named(&c, "sm90 decode 64 rows seqused causal poisoned interleaved solo"); run_case(c);
     const int pages[2] = {128, 256};
     for (int i = 0; i < 2; ++i) {
         /* pages of 128 with the splits interleaved, of 256 in runs */
         setenv("FLASHC_SM90_DEC_INTERLEAVE", i ? "0" : "1", 1);
+        setenv("FLASHC_SM90_DEC_SOLO", i ? "1" : "0", 1); /* pages of 256 on the solo kernel */
         c = base_case(FLASHC_DTYPE_FP8_E4M3, 128);
         c.b = 3; c.sq = i ? 5 : 6; c.hq = 16; c.hkv = 2; c.kv = KV_PAGED; c.page_size = pages[i];
         c.poison_unused = 1; c.pt_spare = 1; c.sm90_runs = c.sm90_decode = 1;
@@ -1819,10 +1824,11 @@ static void sm90_decode_cases(void)
         memcpy(c.seqlens_k, lk, sizeof lk);
         char what[96];
         snprintf(what, sizeof what, "sm90 decode %d rows paged ps%d%s poisoned%s", c.sq * 8, pages[i],
-                 i ? " f16 no-lse" : " causal", i ? "" : " interleaved");
+                 i ? " f16 no-lse" : " causal", i ? " solo" : " interleaved");
         named(&c, what); run_case(c);
     }
     unsetenv("FLASHC_SM90_DEC_INTERLEAVE");
+    unsetenv("FLASHC_SM90_DEC_SOLO");
     unsetenv("FLASHC_SM90_DECODE");
 }
 
