@@ -692,21 +692,11 @@ static __device__ void fwd_producer(const sm90_fwd_params *p, const fwd_smem *s)
 /* ---- Producer warps 1-3: the V pass (FWD_V_PASS) ----------------------------------------- */
 #if FWD_VARLEN
 /* A 16-byte chunk of shared memory, through a generic pointer (plain ld / st, generic proxy). */
-static __device__ __forceinline__ uint4 *fwd_chunk(uint32_t addr)
-{
-    return (uint4 *)__cvta_shared_to_generic(addr);
-}
-
 /* Keys [keys, BLOCK_N) of a V stage in K's layout: whole rows of every panel (the swizzle only
    permutes 16-byte chunks inside a row), i.e. one contiguous run of bytes per panel. */
 static __device__ __forceinline__ void fwd_zero_v_rows(uint32_t v, int32_t keys, int tid)
 {
-    const int32_t chunks = (FWD_N - keys) * FWD_QK_ROW_BYTES / FWD_CHUNK_BYTES;
-#pragma unroll
-    for (int pc = 0; pc < FWD_PANELS; ++pc)
-        for (int32_t i = tid; i < chunks; i += FWD_TRANSPOSE_THREADS)
-            *fwd_chunk(v + pc * FWD_KV_PANEL_BYTES + keys * FWD_QK_ROW_BYTES + i * FWD_CHUNK_BYTES) =
-                make_uint4(0u, 0u, 0u, 0u);
+    sm90_zero_v_rows(v, keys, FWD_N, FWD_QK_ROW_BYTES, FWD_PANELS, FWD_KV_PANEL_BYTES, tid, FWD_TRANSPOSE_THREADS);
 }
 
 #if FWD_ELEM_IS_E4M3 && !FWD_V_ROWS

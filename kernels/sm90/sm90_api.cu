@@ -350,11 +350,12 @@ static size_t sm90_tail_workspace(const sm90_variant *v, int d, const flashc_dev
 /* Packed rows per KV head: the query tokens x the query heads that share it. */
 static int64_t sm90_decode_rows(const flashc_problem *p) { return (int64_t)p->s_q * (p->h_q / p->h_kv); }
 
-/* What the tile can run: fp8 d128 V^T, a dense cache (seqused_k or not) or pages holding whole
-   128-key blocks, causal or no mask, no score transforms, one CTA's 64 rows per KV head. */
+/* What the tile can run: fp8 d128, V^T or V in K's layout (the V-rows kernel), a dense cache
+   (seqused_k or not) or pages holding whole 128-key blocks, causal or no mask, no score
+   transforms, one CTA's 64 rows per KV head. */
 static int sm90_decode_shape_ok(const flashc_problem *p)
 {
-    if (p->in_dtype != FLASHC_DTYPE_FP8_E4M3 || p->d != SM90_DEC_D || !p->v_transposed) return 0;
+    if (p->in_dtype != FLASHC_DTYPE_FP8_E4M3 || p->d != SM90_DEC_D) return 0;
     if (p->kv_layout == FLASHC_KV_VARLEN || p->q_varlen) return 0;
     if (p->kv_layout == FLASHC_KV_PAGED && p->page_size % SM90_DEC_N != 0) return 0;
     if (p->bias || p->alibi || p->softcap != 0.0f || p->window_left != -1) return 0;
@@ -374,6 +375,7 @@ static int sm90_decode_rule(const flashc_problem *p, const flashc_device_info *d
     if (e) return atoi(e) == 1;
     const int64_t rows = sm90_decode_rows(p);
     if (rows >= SM90_DEC_MIN_ROWS) return p->s_k >= SM90_DEC_MIN_KEYS;
+    if (!p->v_transposed) return 0; /* V rows at 17-32 rows: not measured against the portable _vr tiles */
     return rows >= SM90_DEC_MID_ROWS && p->s_k >= SM90_DEC_MID_MIN_KEYS &&
            (int64_t)p->b * p->h_kv <= dev->num_sms;
 }
@@ -381,7 +383,7 @@ static int sm90_decode_rule(const flashc_problem *p, const flashc_device_info *d
 int flashc_sm90_decode_route(const flashc_problem *p, const flashc_device_info *dev)
 {
     if (dev->cc_major != 9 || dev->cc_minor != 0 || !sm90_decode_shape_ok(p) || !sm90_decode_rule(p, dev)) return 0;
-    if ((size_t)dev->max_smem_optin < SM90_DEC_SMEM_BYTES) return 0;
+    if ((size_t)dev->max_smem_optin < (p->v_transposed ? SM90_DEC_SMEM_BYTES : SM90_DEC_VR_SMEM_BYTES)) return 0;
     return flashc_sm90_check(p, dev) == FLASHC_STATUS_SUCCESS;
 }
 
@@ -426,7 +428,9 @@ static sm90_dec_plan sm90_decode_plan(const flashc_problem *p, const flashc_devi
 {
     sm90_dec_plan pl;
     pl.num_blocks = (p->s_k + SM90_DEC_N - 1) / SM90_DEC_N;
-    int64_t splits = (int64_t)sm90_decode_split_ctas_per_sm(dev) * dev->num_sms / ((int64_t)p->b * p->h_kv);
+    /* the V-rows kernel runs one CTA per SM anywhere */
+    const int per_sm = p->v_transposed ? sm90_decode_split_ctas_per_sm(dev) : 1;
+    int64_t splits = (int64_t)per_sm * dev->num_sms / ((int64_t)p->b * p->h_kv);
     const int64_t most = pl.num_blocks / SM90_DEC_MIN_BLOCKS_PER_SPLIT;
     if (splits > most) splits = most;
     const char *e = getenv("FLASHC_SM90_DEC_SPLITS");
@@ -744,10 +748,14 @@ static flashc_status sm90_decode_forward(const flashc_problem *p, const flashc_d
                                              kv_batch, p->k_stride, SM90_DEC_N, SM90_DEC_ROW_BYTES,
                                              CU_TENSOR_MAP_L2_PROMOTION_NONE);
     if (st != FLASHC_STATUS_SUCCESS) return st;
-    /* V^T: v_stride is (batch, head, dim); as a view (batch, row = dim, head) */
-    const int64_t vt_stride[3] = {p->v_stride[0], p->v_stride[2], p->v_stride[1]};
-    st = sm90_tensor_map_promo(&prm.tmap_vt, p->v, p->in_dtype, dev->device, kv_rows, p->d, p->h_kv, kv_batch,
-                               vt_stride, (uint32_t)p->d, SM90_DEC_ROW_BYTES, CU_TENSOR_MAP_L2_PROMOTION_NONE);
+    if (p->v_transposed) { /* V^T: v_stride is (batch, head, dim); as a view (batch, row = dim, head) */
+        const int64_t vt_stride[3] = {p->v_stride[0], p->v_stride[2], p->v_stride[1]};
+        st = sm90_tensor_map_promo(&prm.tmap_vt, p->v, p->in_dtype, dev->device, kv_rows, p->d, p->h_kv, kv_batch,
+                                   vt_stride, (uint32_t)p->d, SM90_DEC_ROW_BYTES, CU_TENSOR_MAP_L2_PROMOTION_NONE);
+    } else { /* V in K's layout: K's map on V */
+        st = sm90_tensor_map_promo(&prm.tmap_vt, p->v, p->in_dtype, dev->device, p->d, kv_rows, p->h_kv, kv_batch,
+                                   p->v_stride, SM90_DEC_N, SM90_DEC_ROW_BYTES, CU_TENSOR_MAP_L2_PROMOTION_NONE);
+    }
     if (st != FLASHC_STATUS_SUCCESS) return st;
     prm.seqused_k = p->seqused_k;
     if (paged) {
@@ -781,6 +789,7 @@ static flashc_status sm90_decode_forward(const flashc_problem *p, const flashc_d
     prm.out_bf16 = p->out_dtype == FLASHC_DTYPE_BF16;
     prm.evict_first = sm90_decode_evict_first(p, dev);
     prm.solo = sm90_decode_solo(p, dev, &pl);
+    prm.v_rows = !p->v_transposed;
     prm.scale_log2 = p->softmax_scale * (float)SM90_LOG2E;
     if (pl.splits > 1) {
         prm.ws_o = (float *)workspace;

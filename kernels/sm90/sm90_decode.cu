@@ -12,7 +12,7 @@
  * Why one CTA's GEMMs are not overlapped with its softmax: the second CTA on the SM fills those
  * gaps, and the tile is bound by the K / V stream (prototype, docs/sm90.md "Next steps"). The solo
  * twin (sm90_dec_kernel_solo, one CTA per SM, SM90_DEC_SOLO_STAGES) has no second CTA: it issues
- * the next block's S under this block's P V^T, which needs S and O live at once (177 registers).
+ * the next block's S with this block's P V^T, which needs S and O live at once (173 registers).
  * Key splits write O / l and the log2 LSE of each row to the workspace; sm90_dec_combine merges them.
  * A KV cache: seqused_k bounds each sequence's keys (its CTAs past them stream nothing), and pages
  * holding whole 128-key blocks are read through the page table (one entry per block, by the
@@ -27,12 +27,15 @@
 #include "ptx/cvt.h"
 #include "ptx/ex2.h"
 #include "ptx/fence.h"
+#include "ptx/ldmatrix.h"
 #include "ptx/griddepcontrol.h"
 #include "ptx/mbarrier.h"
+#include "ptx/stmatrix.h"
 #include "ptx/wgmma.h"
 #include "common/softmax.cuh"
 #include "sm90/sm90_decode.h"
 #include "sm90/sm90_p8.cuh"
+#include "sm90/sm90_vt8.h"
 #include "sm90/sm90_vt_zero.cuh"
 
 #define DEC_CONSUMER_THREADS 128
@@ -48,21 +51,41 @@
 #define DEC_P_OFFSET_LOG2 8.f                    /* P = 2^8 exp2(s - max) <= 256 < 448, e4m3's largest */
 #define DEC_BAR_Q 1                              /* named barrier: the consumers' Q is in smem */
 #define DEC_BAR_VT 2                             /* named barrier: the last block's V^T past the keys is 0 */
+#define DEC_BAR_TRANSPOSE 3                      /* named barrier: the transposers' zeroed V rows */
 #define DEC_FULL 0                               /* mbarrier kinds per stage */
 #define DEC_EMPTY 1
+#define DEC_VT_FULL 2                            /* mbarrier kinds per V^T slot (V-rows kernel) */
+#define DEC_VT_EMPTY 3
+#define DEC_TRANSPOSE_WARPS 3                    /* the V-rows kernel's warps 5-7 */
+#define DEC_TRANSPOSE_THREADS (32 * DEC_TRANSPOSE_WARPS)
+#define DEC_VR_THREADS (DEC_THREADS + DEC_TRANSPOSE_THREADS)
+#define DEC_VT_UNITS ((SM90_DEC_N / SM90_VT8_UNIT_KEYS) * (SM90_DEC_D / SM90_VT8_UNIT_COLS))
 #define DEC_COMBINE_THREADS 128
 
+/* What tells the kernels apart: literals of each, folded where the functions below inline. */
+typedef struct dec_cfg {
+    int stages;  /* depth of the K / V ring */
+    int overlap; /* 1: the GEMMs overlapped (dec_blocks_overlapped), 0: one block at a time */
+    int v_rows;  /* 1: V in K's layout, transposed by the transposer warps into SM90_DEC_VT_SLOTS V^T slots */
+} dec_cfg;
+
 /* ---- Setup ------------------------------------------------------------------------------- */
-/* `stages` is the kernel's ring depth, a literal of each kernel (SM90_DEC_STAGES, or
-   SM90_DEC_SOLO_STAGES for the solo twin), folded where these inline. */
-static __device__ __forceinline__ uint32_t dec_bar(uint32_t base, int kind, int stage, int stages)
+/* Shared memory: Q, the ring's stages (K, then V^T or V rows), the V-rows kernel's V^T slots, the
+   mbarriers (full / empty per stage, then vt_full / vt_empty per slot). */
+static __device__ __forceinline__ uint32_t dec_vt_slot(uint32_t base, int slot, dec_cfg cfg)
 {
-    return base + SM90_DEC_BAR_OFFSET(stages) + (stage * 2 + kind) * 8;
+    return base + SM90_DEC_BAR_OFFSET(cfg.stages) + slot * SM90_DEC_VT_BYTES;
+}
+static __device__ __forceinline__ uint32_t dec_bar(uint32_t base, int kind, int i, dec_cfg cfg)
+{
+    const uint32_t bars = dec_vt_slot(base, cfg.v_rows ? SM90_DEC_VT_SLOTS : 0, cfg);
+    return bars + (kind < DEC_VT_FULL ? 2 * i + kind : 2 * cfg.stages + 2 * i + kind - DEC_VT_FULL) * 8;
 }
 static __device__ __forceinline__ uint32_t dec_k(uint32_t base, int stage)
 {
     return base + SM90_DEC_Q_BYTES + stage * SM90_DEC_STAGE_BYTES;
 }
+/* the stage's V: V^T, or the V-rows kernel's V rows */
 static __device__ __forceinline__ uint32_t dec_vt(uint32_t base, int stage) { return dec_k(base, stage) + SM90_DEC_K_BYTES; }
 
 static __device__ __forceinline__ float dec_descale(const float *x, const int64_t stride[2], int bi, int hk)
@@ -85,25 +108,30 @@ static __device__ __forceinline__ void dec_block_coords(const sm90_dec_params *p
 }
 
 /* Key blocks first, first + step, ... (count of them), low to high; TMA zero-fills keys past the
-   cache (masked later), and the consumers zero V^T past a shorter sequence (dec_zero_past_keys). */
+   cache (masked later), and the consumers zero V^T past a shorter sequence (dec_zero_past_keys;
+   V rows: the transposers, dec_transposer). */
 static __device__ __forceinline__ void dec_producer(const sm90_dec_params *p, uint32_t base, int first, int step,
-                                                    int count, int hk, int bi, int stages)
+                                                    int count, int hk, int bi, dec_cfg cfg)
 {
     prefetch_tensormap(&p->tmap_k);
     prefetch_tensormap(&p->tmap_vt);
     const uint64_t policy = p->evict_first ? CP_ASYNC_BULK_EVICT_FIRST : CP_ASYNC_BULK_EVICT_NORMAL;
     for (int it = 0; it < count; ++it) {
-        const int stage = it % stages;
-        if (it >= stages) mbarrier_wait_parity(dec_bar(base, DEC_EMPTY, stage, stages), (it / stages - 1) & 1);
-        const uint32_t full = dec_bar(base, DEC_FULL, stage, stages);
+        const int stage = it % cfg.stages;
+        if (it >= cfg.stages) mbarrier_wait_parity(dec_bar(base, DEC_EMPTY, stage, cfg), (it / cfg.stages - 1) & 1);
+        const uint32_t full = dec_bar(base, DEC_FULL, stage, cfg);
         mbarrier_arrive_expect_tx(full, SM90_DEC_STAGE_BYTES);
         int row, batch;
         dec_block_coords(p, (first + it * step) * SM90_DEC_N, bi, &row, &batch);
         /* streamed once; the L2 policy by the cache's size (SM90_DEC_EVICT_FIRST_MAX_L2X) */
         cp_async_bulk_tensor_4d_shared_global(dec_k(base, stage), &p->tmap_k, 0, row, hk, batch, full,
                                               policy);
-        cp_async_bulk_tensor_4d_shared_global(dec_vt(base, stage), &p->tmap_vt, row, 0, hk, batch, full,
-                                              policy);
+        if (cfg.v_rows) /* V in K's layout: the same box as K's */
+            cp_async_bulk_tensor_4d_shared_global(dec_vt(base, stage), &p->tmap_vt, 0, row, hk, batch, full,
+                                                  policy);
+        else
+            cp_async_bulk_tensor_4d_shared_global(dec_vt(base, stage), &p->tmap_vt, row, 0, hk, batch, full,
+                                                  policy);
     }
 }
 
@@ -191,10 +219,10 @@ static __device__ __forceinline__ void dec_issue_qk(uint32_t base, int stage, fl
     wgmma_commit_group();
 }
 
-/* O += P V^T of the key block in `stage` (P from registers): issued and committed, not waited for. */
-static __device__ __forceinline__ void dec_issue_pv(uint32_t base, int stage, float *o, uint32_t *pf)
+/* O += P V^T, V^T at shared address vt (P from registers): issued and committed, not waited for. */
+static __device__ __forceinline__ void dec_issue_pv(uint32_t vt, float *o, uint32_t *pf)
 {
-    const uint64_t dv = wgmma_desc_sw128(dec_vt(base, stage), DEC_LEADING_BYTES, DEC_SWIZZLE_GROUP_BYTES);
+    const uint64_t dv = wgmma_desc_sw128(vt, DEC_LEADING_BYTES, DEC_SWIZZLE_GROUP_BYTES);
 #pragma unroll
     for (int i = 0; i < DEC_O_REGS; ++i) wgmma_fence_operand_f32(&o[i]);
     wgmma_fence();
@@ -204,15 +232,35 @@ static __device__ __forceinline__ void dec_issue_pv(uint32_t base, int stage, fl
     wgmma_commit_group();
 }
 
+/* P to e4m3 A fragments: against a pre-transposed V^T through the lane-quad exchange
+   (sm90_p8.cuh); against the transposers' V^T, whose keys inside each 16 are in accumulator order
+   (sm90_vt8.h), each lane packs its own scores. */
+static __device__ __forceinline__ void dec_convert_p(uint32_t *pf, const float *s, int v_rows)
+{
+    if (!v_rows) {
+        sm90_p8_convert(pf, s, SM90_DEC_N);
+        return;
+    }
+#pragma unroll
+    for (int g = 0; g < SM90_DEC_N / 16; ++g)
+#pragma unroll
+        for (int r = 0; r < 2; ++r)
+            pf[2 * g + r] = cvt_rn_satfinite_e4m3x2_f32(s[SM90_VT8_S_INDEX(g, r, 0)], s[SM90_VT8_S_INDEX(g, r, 1)]) |
+                            (uint32_t)cvt_rn_satfinite_e4m3x2_f32(s[SM90_VT8_S_INDEX(g, r, 2)],
+                                                                  s[SM90_VT8_S_INDEX(g, r, 3)])
+                                << 16;
+}
+
 /* The block's S (waited for) masked, softmaxed, O rescaled, P converted to e4m3 A fragments. */
 static __device__ __forceinline__ void dec_softmax_to_p(float *s, float *o, float m[2], float l[2], uint32_t *pf,
-                                                        float scale_log2, int key0, const int last_key[2], int lane)
+                                                        float scale_log2, int key0, const int last_key[2], int lane,
+                                                        int v_rows)
 {
     float alpha[2];
     dec_scale_mask(s, scale_log2, key0, last_key, lane);
     dec_softmax_scores(s, m, l, alpha);
     dec_rescale_o(o, alpha);
-    sm90_p8_convert(pf, s, SM90_DEC_N);
+    dec_convert_p(pf, s, v_rows);
 }
 
 /* One key block, nothing in flight across it (the pair kernel): S = Q K^T, mask and softmax,
@@ -226,8 +274,8 @@ static __device__ __forceinline__ void dec_block(uint32_t base, int stage, float
     wgmma_wait_group(0);
 #pragma unroll
     for (int i = 0; i < DEC_S_REGS; ++i) wgmma_fence_operand_f32(&s[i]);
-    dec_softmax_to_p(s, o, m, l, pf, scale_log2, key0, last_key, lane);
-    dec_issue_pv(base, stage, o, pf);
+    dec_softmax_to_p(s, o, m, l, pf, scale_log2, key0, last_key, lane, 0);
+    dec_issue_pv(dec_vt(base, stage), o, pf);
     wgmma_wait_group(0);
 #pragma unroll
     for (int i = 0; i < DEC_O_REGS; ++i) wgmma_fence_operand_f32(&o[i]);
@@ -269,33 +317,52 @@ static __device__ void dec_epilogue(const sm90_dec_params *p, const float *o, co
 
 /* A block reaching past the sequence's s_k_b keys (seqused_k, pages: the cache holds other bytes
    there) gets its V^T columns past them zeroed, each consumer thread one d-row, then fenced to the
-   async proxy and met at a barrier before the P.V wgmma reads them. */
+   async proxy and met at a barrier before the P.V wgmma reads them. (V rows: the transposers zero
+   the rows before transposing them, dec_transposer.) */
 static __device__ __forceinline__ void dec_zero_past_keys(const sm90_dec_params *p, uint32_t base, int stage, int key0,
-                                                          int s_k_b, int tid)
+                                                          int s_k_b, int tid, dec_cfg cfg)
 {
-    if (!p->seqused_k || key0 + SM90_DEC_N <= s_k_b) return;
+    if (cfg.v_rows || !p->seqused_k || key0 + SM90_DEC_N <= s_k_b) return;
     sm90_zero_vt_keys(dec_vt(base, stage), s_k_b - key0, SM90_DEC_N, SM90_DEC_D, tid, DEC_CONSUMER_THREADS);
     fence_proxy_async_shared_cta();
     bar_sync(DEC_BAR_VT, DEC_CONSUMER_THREADS);
+}
+
+/* The V^T that block `it` (in ring stage `stage`) multiplies: the stage's own, or (V rows) the
+   transposers' slot it % SM90_DEC_VT_SLOTS, waited for. */
+static __device__ __forceinline__ uint32_t dec_pv_operand(uint32_t base, int it, int stage, dec_cfg cfg)
+{
+    if (!cfg.v_rows) return dec_vt(base, stage);
+    const int slot = it % SM90_DEC_VT_SLOTS;
+    mbarrier_wait_parity(dec_bar(base, DEC_VT_FULL, slot, cfg), (it / SM90_DEC_VT_SLOTS) & 1);
+    return dec_vt_slot(base, slot, cfg);
+}
+
+/* Block `it`'s P V^T done: its stage (and V^T slot) back, one arrival per consumer warp. */
+static __device__ __forceinline__ void dec_release(uint32_t base, int it, int stage, int lane, dec_cfg cfg)
+{
+    if (lane != 0) return;
+    mbarrier_arrive(dec_bar(base, DEC_EMPTY, stage, cfg));
+    if (cfg.v_rows) mbarrier_arrive(dec_bar(base, DEC_VT_EMPTY, it % SM90_DEC_VT_SLOTS, cfg));
 }
 
 /* The pair kernel's loop: one block at a time, nothing in flight across blocks (the SM's other CTA
    fills the gaps). */
 static __device__ __forceinline__ void dec_blocks_serial(const sm90_dec_params *p, uint32_t base, int first, int step,
                                                          int count, int s_k_b, float *o, float m[2], float l[2],
-                                                         float scale_log2, const int last_key[2], int stages)
+                                                         float scale_log2, const int last_key[2], dec_cfg cfg)
 {
     const int tid = threadIdx.x, lane = tid % 32;
     for (int it = 0; it < count; ++it) {
-        const int stage = it % stages, key0 = (first + it * step) * SM90_DEC_N;
-        mbarrier_wait_parity(dec_bar(base, DEC_FULL, stage, stages), (it / stages) & 1);
-        dec_zero_past_keys(p, base, stage, key0, s_k_b, tid);
+        const int stage = it % cfg.stages, key0 = (first + it * step) * SM90_DEC_N;
+        mbarrier_wait_parity(dec_bar(base, DEC_FULL, stage, cfg), (it / cfg.stages) & 1);
+        dec_zero_past_keys(p, base, stage, key0, s_k_b, tid, cfg);
         dec_block(base, stage, o, m, l, scale_log2, key0, last_key, lane);
-        if (lane == 0) mbarrier_arrive(dec_bar(base, DEC_EMPTY, stage, stages)); /* this warp is done with it */
+        dec_release(base, it, stage, lane, cfg);
     }
 }
 
-/* The solo kernel's loop, after FA3's intra-warpgroup overlap: block it's S = Q K^T and block
+/* The solo kernels' loop, after FA3's intra-warpgroup overlap: block it's S = Q K^T and block
    it - 1's O += P V^T issued together, S waited for alone (wait_group 1: groups complete in
    order), block it's scores softmaxed while the P V^T still runs, then that waited for, O
    rescaled and P converted (P's registers are the P V^T's operand until then). Every wgmma is
@@ -304,43 +371,43 @@ static __device__ __forceinline__ void dec_blocks_serial(const sm90_dec_params *
 static __device__ __forceinline__ void dec_blocks_overlapped(const sm90_dec_params *p, uint32_t base, int first,
                                                              int step, int count, int s_k_b, float *o, float m[2],
                                                              float l[2], float scale_log2, const int last_key[2],
-                                                             int stages)
+                                                             dec_cfg cfg)
 {
     const int tid = threadIdx.x, lane = tid % 32;
     if (count <= 0) return;
     float s[DEC_S_REGS], alpha[2];
     uint32_t pf[DEC_P_REGS];
     /* block 0 alone: nothing to overlap with yet */
-    mbarrier_wait_parity(dec_bar(base, DEC_FULL, 0, stages), 0);
-    dec_zero_past_keys(p, base, 0, first * SM90_DEC_N, s_k_b, tid);
+    mbarrier_wait_parity(dec_bar(base, DEC_FULL, 0, cfg), 0);
+    dec_zero_past_keys(p, base, 0, first * SM90_DEC_N, s_k_b, tid, cfg);
 #pragma unroll
     for (int i = 0; i < DEC_S_REGS; ++i) s[i] = 0.f; /* the wgmma's "+f" operands defined (else C7515) */
     dec_issue_qk(base, 0, s);
     wgmma_wait_group(0);
 #pragma unroll
     for (int i = 0; i < DEC_S_REGS; ++i) wgmma_fence_operand_f32(&s[i]);
-    dec_softmax_to_p(s, o, m, l, pf, scale_log2, first * SM90_DEC_N, last_key, lane);
+    dec_softmax_to_p(s, o, m, l, pf, scale_log2, first * SM90_DEC_N, last_key, lane, cfg.v_rows);
     for (int it = 1; it < count; ++it) {
-        const int stage = it % stages, prev = (it - 1) % stages, key0 = (first + it * step) * SM90_DEC_N;
-        mbarrier_wait_parity(dec_bar(base, DEC_FULL, stage, stages), (it / stages) & 1);
-        dec_zero_past_keys(p, base, stage, key0, s_k_b, tid);
+        const int stage = it % cfg.stages, prev = (it - 1) % cfg.stages, key0 = (first + it * step) * SM90_DEC_N;
+        mbarrier_wait_parity(dec_bar(base, DEC_FULL, stage, cfg), (it / cfg.stages) & 1);
+        dec_zero_past_keys(p, base, stage, key0, s_k_b, tid, cfg);
         dec_issue_qk(base, stage, s);
-        dec_issue_pv(base, prev, o, pf);
+        dec_issue_pv(dec_pv_operand(base, it - 1, prev, cfg), o, pf);
         wgmma_wait_group(1); /* S */
 #pragma unroll
         for (int i = 0; i < DEC_S_REGS; ++i) wgmma_fence_operand_f32(&s[i]);
         dec_scale_mask(s, scale_log2, key0, last_key, lane);
         dec_softmax_scores(s, m, l, alpha);
-        wgmma_wait_group(0); /* P V^T: O final for block it - 1, P's registers free, its stage read */
+        wgmma_wait_group(0); /* P V^T: O final for block it - 1, P's registers free, its V^T read */
 #pragma unroll
         for (int i = 0; i < DEC_O_REGS; ++i) wgmma_fence_operand_f32(&o[i]);
 #pragma unroll
         for (int i = 0; i < DEC_P_REGS; ++i) wgmma_fence_operand_b32(&pf[i]);
-        if (lane == 0) mbarrier_arrive(dec_bar(base, DEC_EMPTY, prev, stages)); /* this warp is done with it */
+        dec_release(base, it - 1, prev, lane, cfg);
         dec_rescale_o(o, alpha);
-        sm90_p8_convert(pf, s, SM90_DEC_N);
+        dec_convert_p(pf, s, cfg.v_rows);
     }
-    dec_issue_pv(base, (count - 1) % stages, o, pf);
+    dec_issue_pv(dec_pv_operand(base, count - 1, (count - 1) % cfg.stages, cfg), o, pf);
     wgmma_wait_group(0);
 #pragma unroll
     for (int i = 0; i < DEC_O_REGS; ++i) wgmma_fence_operand_f32(&o[i]);
@@ -348,7 +415,7 @@ static __device__ __forceinline__ void dec_blocks_overlapped(const sm90_dec_para
 
 static __device__ __forceinline__ void dec_consumer(const sm90_dec_params *p, uint8_t *smem, uint32_t base,
                                                     int first, int step, int count, int hk, int bi, int split,
-                                                    int s_k_b, int overlap, int stages)
+                                                    int s_k_b, dec_cfg cfg)
 {
     const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
     dec_load_q(p, smem, hk, bi, tid);
@@ -364,15 +431,60 @@ static __device__ __forceinline__ void dec_consumer(const sm90_dec_params *p, ui
     float o[DEC_O_REGS], m[2] = {-INFINITY, -INFINITY}, l[2] = {0.f, 0.f};
 #pragma unroll
     for (int i = 0; i < DEC_O_REGS; ++i) o[i] = 0.f;
-    if (overlap)
-        dec_blocks_overlapped(p, base, first, step, count, s_k_b, o, m, l, scale_log2, last_key, stages);
+    if (cfg.overlap)
+        dec_blocks_overlapped(p, base, first, step, count, s_k_b, o, m, l, scale_log2, last_key, cfg);
     else
-        dec_blocks_serial(p, base, first, step, count, s_k_b, o, m, l, scale_log2, last_key, stages);
+        dec_blocks_serial(p, base, first, step, count, s_k_b, o, m, l, scale_log2, last_key, cfg);
     dec_epilogue(p, o, m, l, row0, lane, hk, bi, split, dec_descale(p->v_descale, p->descale_stride[2], bi, hk));
 }
 
-/* The kernels' common body; `overlap` and `stages` are literals of each kernel. */
-static __device__ __forceinline__ void dec_kernel_body(const sm90_dec_params *p, int overlap, int stages)
+/* ---- Transposers (the V-rows kernel) ------------------------------------------------------- */
+/* Warps 5-7, in the producer's block order: wait for the stage, zero the V rows of keys past the
+   sequence (whole 128-byte rows: the swizzle only moves chunks inside a row), wait for the V^T
+   slot to be free, transpose (units of 32 keys x 16 columns, sm90_vt8.h: ldmatrix.trans, byte
+   permutes, stmatrix; the fwd_kernel.cuh V pass's mapping), fence the stores to the async proxy,
+   arrive on the slot's vt_full (each thread) and the stage's empty (each warp: V rows read). */
+static __device__ __forceinline__ void dec_transposer(const sm90_dec_params *p, uint32_t base, int first, int step,
+                                                      int count, int s_k_b, dec_cfg cfg)
+{
+    const int tid = threadIdx.x - DEC_THREADS, warp = tid / 32, lane = tid % 32;
+    const uint32_t sel_a = SM90_VT8_SEL(lane, 0), sel_b = SM90_VT8_SEL(lane, 1);
+    const int32_t st_col = SM90_VT8_ST_COL(lane), st_key = SM90_VT8_ST_KEY(lane);
+    const int32_t key_units = SM90_DEC_N / SM90_VT8_UNIT_KEYS;
+    for (int it = 0; it < count; ++it) {
+        const int stage = it % cfg.stages, slot = it % SM90_DEC_VT_SLOTS, key0 = (first + it * step) * SM90_DEC_N;
+        const uint32_t v = dec_vt(base, stage), vt = dec_vt_slot(base, slot, cfg);
+        mbarrier_wait_parity(dec_bar(base, DEC_FULL, stage, cfg), (it / cfg.stages) & 1);
+        if (p->seqused_k && key0 + SM90_DEC_N > s_k_b) {
+            sm90_zero_v_rows(v, s_k_b - key0, SM90_DEC_N, SM90_DEC_ROW_BYTES, 1, SM90_DEC_K_BYTES, tid,
+                             DEC_TRANSPOSE_THREADS);
+            bar_sync(DEC_BAR_TRANSPOSE, DEC_TRANSPOSE_THREADS);
+        }
+        if (it >= SM90_DEC_VT_SLOTS)
+            mbarrier_wait_parity(dec_bar(base, DEC_VT_EMPTY, slot, cfg), (it / SM90_DEC_VT_SLOTS - 1) & 1);
+#pragma unroll 1
+        for (int u = warp; u < DEC_VT_UNITS; u += DEC_TRANSPOSE_WARPS) {
+            const int32_t k0 = (u % key_units) * SM90_VT8_UNIT_KEYS, chunk = u / key_units;
+            uint32_t r[4], w[4];
+            ldmatrix_sync_aligned_m8n8_x4_trans_shared_b16(
+                r, v + SM90_VT8_ROW_OFFSET(k0 + lane, chunk, SM90_DEC_ROW_BYTES, SM90_DEC_K_BYTES));
+#pragma unroll
+            for (int g = 0; g < 2; ++g) {
+                w[2 * g] = __byte_perm(r[2 * g], r[2 * g + 1], sel_a);
+                w[2 * g + 1] = __byte_perm(r[2 * g], r[2 * g + 1], sel_b);
+            }
+            stmatrix_sync_aligned_m8n8_x4_shared_b16(
+                vt + SM90_VT8_T_OFFSET(chunk * SM90_VT8_UNIT_COLS + st_col, k0 + st_key, SM90_DEC_VT_BYTES), w);
+        }
+        fence_proxy_async_shared_cta(); /* ld / stmatrix (generic proxy) -> wgmma reads (async proxy) */
+        mbarrier_arrive(dec_bar(base, DEC_VT_FULL, slot, cfg));
+        __syncwarp();
+        if (lane == 0) mbarrier_arrive(dec_bar(base, DEC_EMPTY, stage, cfg)); /* this warp read its V rows */
+    }
+}
+
+/* The kernels' common body; `cfg` is a literal of each kernel. */
+static __device__ __forceinline__ void dec_kernel_body(const sm90_dec_params *p, dec_cfg cfg)
 {
     extern __shared__ __align__(SM90_DEC_ALIGN) uint8_t smem_raw[];
     const uint32_t raw = (uint32_t)__cvta_generic_to_shared(smem_raw);
@@ -396,30 +508,50 @@ static __device__ __forceinline__ void dec_kernel_body(const sm90_dec_params *p,
         count = max(min(first + p->blocks_per_split, blocks) - first, 0);
     }
     if (threadIdx.x == 0) {
-        for (int s = 0; s < stages; ++s) {
-            mbarrier_init(dec_bar(base, DEC_FULL, s, stages), 1);
-            mbarrier_init(dec_bar(base, DEC_EMPTY, s, stages), DEC_CONSUMER_WARPS);
+        /* a stage comes back from each consumer warp, and (V rows) each transposer warp */
+        const int readers = DEC_CONSUMER_WARPS + (cfg.v_rows ? DEC_TRANSPOSE_WARPS : 0);
+        for (int s = 0; s < cfg.stages; ++s) {
+            mbarrier_init(dec_bar(base, DEC_FULL, s, cfg), 1);
+            mbarrier_init(dec_bar(base, DEC_EMPTY, s, cfg), readers);
         }
+        if (cfg.v_rows)
+            for (int s = 0; s < SM90_DEC_VT_SLOTS; ++s) {
+                mbarrier_init(dec_bar(base, DEC_VT_FULL, s, cfg), DEC_TRANSPOSE_THREADS);
+                mbarrier_init(dec_bar(base, DEC_VT_EMPTY, s, cfg), DEC_CONSUMER_WARPS);
+            }
         fence_mbarrier_init_release_cluster();
     }
     __syncthreads();
-    if (threadIdx.x / 32 == DEC_CONSUMER_WARPS) {
-        if (threadIdx.x % 32 == 0) dec_producer(p, base, first, step, count, hk, bi, stages);
+    if (cfg.v_rows && threadIdx.x >= DEC_THREADS) { /* only the V-rows kernel has these warps */
+        dec_transposer(p, base, first, step, count, s_k_b, cfg);
         return;
     }
-    dec_consumer(p, smem, base, first, step, count, hk, bi, split, s_k_b, overlap, stages);
+    if (threadIdx.x / 32 == DEC_CONSUMER_WARPS) {
+        if (threadIdx.x % 32 == 0) dec_producer(p, base, first, step, count, hk, bi, cfg);
+        return;
+    }
+    dec_consumer(p, smem, base, first, step, count, hk, bi, split, s_k_b, cfg);
 }
 
 /* Two CTAs per SM (<= 168 registers), one block at a time. */
 __global__ void __launch_bounds__(DEC_THREADS, SM90_DEC_CTAS_PER_SM) sm90_dec_kernel(const __grid_constant__ sm90_dec_params p)
 {
-    dec_kernel_body(&p, 0, SM90_DEC_STAGES);
+    const dec_cfg cfg = {SM90_DEC_STAGES, 0, 0};
+    dec_kernel_body(&p, cfg);
 }
 
 /* One CTA per SM: the GEMMs overlapped, a deeper ring. */
 __global__ void __launch_bounds__(DEC_THREADS, 1) sm90_dec_kernel_solo(const __grid_constant__ sm90_dec_params p)
 {
-    dec_kernel_body(&p, 1, SM90_DEC_SOLO_STAGES);
+    const dec_cfg cfg = {SM90_DEC_SOLO_STAGES, 1, 0};
+    dec_kernel_body(&p, cfg);
+}
+
+/* V in K's layout: the solo kernel with three transposer warps and SM90_DEC_VT_SLOTS V^T slots. */
+__global__ void __launch_bounds__(DEC_VR_THREADS, 1) sm90_dec_kernel_solo_vr(const __grid_constant__ sm90_dec_params p)
+{
+    const dec_cfg cfg = {SM90_DEC_VR_STAGES, 1, 1};
+    dec_kernel_body(&p, cfg);
 }
 
 /* ---- Combine ------------------------------------------------------------------------------ */
@@ -460,12 +592,16 @@ __global__ void __launch_bounds__(DEC_COMBINE_THREADS) sm90_dec_combine(const __
 extern "C" cudaError_t flashc_sm90_decode_launch(const sm90_dec_params *params, cudaStream_t stream)
 {
     /* the opt-in is per device: set on every call, as the forward launchers do */
-    void (*kernel)(sm90_dec_params) = params->solo ? sm90_dec_kernel_solo : sm90_dec_kernel;
-    const int smem = params->solo ? SM90_DEC_SOLO_SMEM_BYTES : SM90_DEC_SMEM_BYTES;
+    void (*kernel)(sm90_dec_params) = params->v_rows ? sm90_dec_kernel_solo_vr
+                                      : params->solo  ? sm90_dec_kernel_solo
+                                                      : sm90_dec_kernel;
+    const int smem = params->v_rows ? SM90_DEC_VR_SMEM_BYTES
+                     : params->solo ? SM90_DEC_SOLO_SMEM_BYTES
+                                    : SM90_DEC_SMEM_BYTES;
     cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
     if (e != cudaSuccess) return e;
     const dim3 grid((unsigned)params->splits, (unsigned)params->h_kv, (unsigned)params->b);
-    kernel<<<grid, DEC_THREADS, smem, stream>>>(*params);
+    kernel<<<grid, params->v_rows ? DEC_VR_THREADS : DEC_THREADS, smem, stream>>>(*params);
     if ((e = cudaGetLastError()) != cudaSuccess || params->splits <= 1) return e;
     /* the combine as the decode grid's programmatic dependent (as the portable path's, which
        measured +2 % on the H200 at b 8 h 64/8 4k): no launch gap between the two */

@@ -27,9 +27,15 @@
 #define SM90_DEC_CTAS_PER_SM 2
 /* The solo kernel (sm90_dec_kernel_solo): one CTA per SM, so no second CTA fills its consumers'
  * gaps: the next block's Q K^T is issued under this block's P V^T (S and O live together: up to
- * 255 registers, 177 used), and its ring is deeper (Q 8 KB + 6 x 32 KB: 201 KB with alignment).
+ * 255 registers, 173 used), and its ring is deeper (Q 8 KB + 6 x 32 KB: 201 KB with alignment).
  * Run where the splits aim at one CTA per SM and the grid is one wave (sm90_api.cu). */
 #define SM90_DEC_SOLO_STAGES 6
+/* The V-rows kernel (sm90_dec_kernel_solo_vr): V in K's layout (what engines' fp8 caches hold)
+ * comes by TMA as K does, and three more warps transpose each block into one of
+ * SM90_DEC_VT_SLOTS V^T slots (sm90_vt8.h, as the forward's V pass): Q 8 KB + 5 x (K + V rows)
+ * 32 KB + 2 x V^T 16 KB = 200 KB with alignment; one CTA per SM, the solo kernel's overlap. */
+#define SM90_DEC_VR_STAGES 5
+#define SM90_DEC_VT_SLOTS 2
 #define SM90_DEC_ROW_BYTES 128   /* an e4m3 row of d 128; a V^T row of 128 keys */
 #define SM90_DEC_Q_BYTES (SM90_DEC_M * SM90_DEC_ROW_BYTES)
 #define SM90_DEC_K_BYTES (SM90_DEC_N * SM90_DEC_ROW_BYTES)
@@ -40,6 +46,8 @@
 #define SM90_DEC_SMEM_BYTES_FOR(stages) (SM90_DEC_BAR_OFFSET(stages) + 2 * (stages) * 8 + SM90_DEC_ALIGN)
 #define SM90_DEC_SMEM_BYTES SM90_DEC_SMEM_BYTES_FOR(SM90_DEC_STAGES)
 #define SM90_DEC_SOLO_SMEM_BYTES SM90_DEC_SMEM_BYTES_FOR(SM90_DEC_SOLO_STAGES)
+#define SM90_DEC_VR_SMEM_BYTES                                                                              \
+    (SM90_DEC_SMEM_BYTES_FOR(SM90_DEC_VR_STAGES) + SM90_DEC_VT_SLOTS * (SM90_DEC_VT_BYTES + 2 * 8))
 
 /* ---- Plan (host) ----------------------------------------------------------------------------
  * Where the tile runs by default: fp8 e4m3, d 128, V^T, a dense cache (with or without seqused_k)
@@ -86,7 +94,8 @@
 
 typedef struct sm90_dec_params {
     CUtensorMap tmap_k;      /* K [b, s_k, h_kv, 128] (paged: [pages, page_size, h_kv, 128]) e4m3: box 128 B x 128 keys */
-    CUtensorMap tmap_vt;     /* V^T [b, h_kv, 128, s_k] ([pages, h_kv, 128, page_size]) e4m3: box 128 keys x 128 dims */
+    CUtensorMap tmap_vt;     /* V^T [b, h_kv, 128, s_k] ([pages, h_kv, 128, page_size]) e4m3: box 128 keys x 128 dims;
+                                v_rows: V [b, s_k, h_kv, 128] ([pages, page_size, h_kv, 128]), box as K's */
     const uint8_t *q;        /* [b, s_q, h_q, 128] e4m3 */
     void *o;                 /* [b, s_q, h_q, 128] f16 / bf16 */
     float *lse;              /* [b, h_q, s_q] natural log, may be NULL */
@@ -109,6 +118,7 @@ typedef struct sm90_dec_params {
     int32_t out_bf16;
     int32_t evict_first;     /* 1: the K / V^T loads evict-first in L2, 0: evict-normal */
     int32_t solo;            /* 1: sm90_dec_kernel_solo (one CTA per SM), 0: sm90_dec_kernel */
+    int32_t v_rows;          /* 1: V in K's layout, sm90_dec_kernel_solo_vr (whatever solo says) */
     float scale_log2;        /* softmax_scale x log2(e) (descales apply per CTA) */
 } sm90_dec_params;
 

@@ -1257,7 +1257,9 @@ static int route_sm90_decode_checks(void)
                  {FLASHC_DTYPE_FP8_E4M3, 8, 8, 32768, 64, 8, 64, 0, 0, 0, NULL, 0},
                  {FLASHC_DTYPE_FP8_E4M3, 8, 8, 32768, 64, 8, 128, 256, 0, 0, NULL, 1}, /* pages of 256 */
                  {FLASHC_DTYPE_FP8_E4M3, 8, 8, 32768, 64, 8, 128, 64, 0, 0, NULL, 0},  /* pages split a block */
-                 {FLASHC_DTYPE_FP8_E4M3, 8, 8, 32768, 64, 8, 128, 0, 1, 0, NULL, 0},   /* V rows */
+                 {FLASHC_DTYPE_FP8_E4M3, 8, 8, 32768, 64, 8, 128, 0, 1, 0, NULL, 1},   /* V rows: the V-rows kernel */
+                 {FLASHC_DTYPE_FP8_E4M3, 8, 8, 32768, 64, 8, 128, 256, 1, 0, NULL, 1}, /* V rows, pages of 256 */
+                 {FLASHC_DTYPE_FP8_E4M3, 8, 4, 32768, 64, 8, 128, 0, 1, 0, NULL, 0},   /* V rows, 32 rows: portable */
                  {FLASHC_DTYPE_FP8_E4M3, 8, 8, 32768, 64, 8, 128, 0, 0, 1, NULL, 0},   /* softcap */
                  {FLASHC_DTYPE_FP8_E4M3, 8, 8, 32768, 64, 8, 128, 0, 0, 0, "0", 0},
                  {FLASHC_DTYPE_FP8_E4M3, 2, 1, 304, 8, 8, 128, 0, 0, 0, "1", 1}};    /* 1 row, 304 keys */
@@ -1292,8 +1294,8 @@ static int route_sm90_decode_checks(void)
             ++fail;
         }
     }
-    printf("sm90 decode rule: %s\n", fail ? "FAILED" : "fp8 d128 V^T decode of 33-64 rows from 8k keys, 17-32 rows "
-                                                      "from 16k on one KV head per SM, takes the tile");
+    printf("sm90 decode rule: %s\n", fail ? "FAILED" : "fp8 d128 decode of 33-64 rows from 8k keys (V^T or V rows), "
+                                                      "V^T 17-32 rows from 16k on one KV head per SM, takes the tile");
     return fail;
 }
 
@@ -1309,22 +1311,24 @@ static int route_sm90_decode_split_checks(void)
     struct {
         const flashc_device_info *dev;
         const char *dev_name, *hook; /* hook: FLASHC_SM90_DEC_SPLITS, or NULL */
-        int64_t b, hq, hkv, sk;
+        int64_t b, hq, hkv, sk, v_rows;
         int splits;
-    } cases[] = {{&h100, "H100", NULL, 8, 64, 8, 32768, 2},   /* 64 KV heads: 132 / 64 */
-                 {&ROUTE_DEVICE[ROUTE_FULL], "H200", NULL, 8, 64, 8, 32768, 4}, /* 264 / 64 */
-                 {&unknown, "GPU of unknown bandwidth", NULL, 8, 64, 8, 32768, 4},
-                 {&h100, "H100", NULL, 16, 64, 8, 32768, 1},
-                 {&ROUTE_DEVICE[ROUTE_FULL], "H200", NULL, 16, 64, 8, 32768, 2},
-                 {&h100, "H100", NULL, 4, 64, 8, 32768, 4},
-                 {&h100, "H100", NULL, 8, 64, 8, 640, 1},   /* 5 blocks: at least 4 per split */
-                 {&h100, "H100", "3", 8, 64, 8, 32768, 3},
-                 {&ROUTE_DEVICE[ROUTE_FULL], "H200", "1", 8, 64, 8, 32768, 1}};
+    } cases[] = {{&h100, "H100", NULL, 8, 64, 8, 32768, 0, 2},   /* 64 KV heads: 132 / 64 */
+                 {&ROUTE_DEVICE[ROUTE_FULL], "H200", NULL, 8, 64, 8, 32768, 0, 4}, /* 264 / 64 */
+                 {&unknown, "GPU of unknown bandwidth", NULL, 8, 64, 8, 32768, 0, 4},
+                 {&h100, "H100", NULL, 16, 64, 8, 32768, 0, 1},
+                 {&ROUTE_DEVICE[ROUTE_FULL], "H200", NULL, 16, 64, 8, 32768, 0, 2},
+                 {&h100, "H100", NULL, 4, 64, 8, 32768, 0, 4},
+                 {&h100, "H100", NULL, 8, 64, 8, 640, 0, 1},   /* 5 blocks: at least 4 per split */
+                 {&h100, "H100", "3", 8, 64, 8, 32768, 0, 3},
+                 {&ROUTE_DEVICE[ROUTE_FULL], "H200", "1", 8, 64, 8, 32768, 0, 1},
+                 {&ROUTE_DEVICE[ROUTE_FULL], "H200", NULL, 8, 64, 8, 32768, 1, 2}}; /* V rows: one per SM */
     const int n = (int)(sizeof cases / sizeof cases[0]);
     int fail = 0;
     for (int c = 0; c < n; ++c) {
         flashc_attention_params p;
-        route_fake_params(&p, FLASHC_DTYPE_FP8_E4M3, cases[c].b, 8, cases[c].sk, cases[c].hq, cases[c].hkv, 128, 0, 0);
+        route_fake_params(&p, FLASHC_DTYPE_FP8_E4M3, cases[c].b, 8, cases[c].sk, cases[c].hq, cases[c].hkv, 128, 0,
+                          (int)cases[c].v_rows);
         flashc_problem pr;
         if (!route_problem(&p, &pr, "sm90 decode splits", c)) {
             ++fail;
@@ -1343,9 +1347,9 @@ static int route_sm90_decode_split_checks(void)
         const size_t per_split = (size_t)cases[c].b * cases[c].hkv * SM90_DEC_WS_FLOATS_PER_HEAD * sizeof(float);
         const size_t want = cases[c].splits > 1 ? cases[c].splits * per_split : 0;
         if (!route || ws != want) {
-            printf("FAIL sm90 decode splits: b %lld h %lld/%lld s_k %lld on the %s%s%s: %s, %zu bytes of workspace, "
+            printf("FAIL sm90 decode splits: b %lld h %lld/%lld s_k %lld%s on the %s%s%s: %s, %zu bytes of workspace, "
                    "want %d splits (%zu bytes)\n", (long long)cases[c].b, (long long)cases[c].hq,
-                   (long long)cases[c].hkv, (long long)cases[c].sk, cases[c].dev_name,
+                   (long long)cases[c].hkv, (long long)cases[c].sk, cases[c].v_rows ? " V rows" : "", cases[c].dev_name,
                    cases[c].hook ? ", FLASHC_SM90_DEC_SPLITS=" : "", cases[c].hook ? cases[c].hook : "",
                    route ? "decode tile" : "not the decode tile", ws, cases[c].splits, want);
             ++fail;
@@ -1830,6 +1834,15 @@ static void sm90_decode_cases(void)
     unsetenv("FLASHC_SM90_DEC_INTERLEAVE");
     unsetenv("FLASHC_SM90_DEC_SOLO");
     unsetenv("FLASHC_SM90_DECODE");
+}
+
+/* The decode tile's cases with V in K's layout: the V-rows kernel (one CTA per SM, three
+   transposer warps) whatever the solo hook says. */
+static void sm90_decode_v_rows_cases(void)
+{
+    g_v_rows = 1;
+    sm90_decode_cases();
+    g_v_rows = 0;
 }
 
 static void sm90_fp8_cases(void) { sm90_fp8_layout_cases(0); }
@@ -2975,6 +2988,7 @@ static const test_unit UNITS[] = {
     {"sm90 varlen", sm90_varlen_cases, NULL, 0},
     {"sm90 paged", sm90_paged_cases, NULL, 0},
     {"sm90 decode", sm90_decode_cases, NULL, 0},
+    {"sm90 decode v rows", sm90_decode_v_rows_cases, NULL, 0},
 };
 #define NUM_UNITS ((int)(sizeof UNITS / sizeof UNITS[0]))
 
