@@ -442,16 +442,16 @@ static sm90_dec_plan sm90_decode_plan(const flashc_problem *p, const flashc_devi
     return pl;
 }
 
-/* The solo kernel (sm90_dec_kernel_solo: one CTA per SM, its GEMMs overlapped, a 6-stage ring)
-   where the splits aim at one CTA per SM and the grid is at most one CTA per SM (more CTAs than
-   SMs want two resident), if the opt-in holds its ring. Dev hook (not API):
-   FLASHC_SM90_DEC_SOLO=0 / 1 picks the kernel (A/B, tests). */
-static int sm90_decode_solo(const flashc_problem *p, const flashc_device_info *dev, const sm90_dec_plan *pl)
+/* The solo kernel (sm90_dec_kernel_solo: one CTA per SM, its GEMMs overlapped, a 6-stage ring) is
+   off by default: on the H100, where the splits aim at one CTA per SM, it read 1.6-2.9 % less than
+   the pair kernel at the same splits (docs/sm90.md v29); the V-rows kernel keeps its overlap. Dev
+   hook (not API): FLASHC_SM90_DEC_SOLO=1 runs it wherever the opt-in holds its ring (A/B, tests;
+   the H200 question of v29), 0 or unset never. */
+static int sm90_decode_solo(const flashc_device_info *dev)
 {
     if ((size_t)dev->max_smem_optin < SM90_DEC_SOLO_SMEM_BYTES) return 0;
     const char *e = getenv("FLASHC_SM90_DEC_SOLO");
-    if (e) return atoi(e) == 1;
-    return sm90_decode_split_ctas_per_sm(dev) == 1 && (int64_t)p->b * p->h_kv * pl->splits <= dev->num_sms;
+    return e && atoi(e) == 1;
 }
 
 /* Each split's O / l ([splits, b, h_kv, 64, 128] f32) and log2 LSE ([splits, b, h_kv, 64]). */
@@ -788,7 +788,7 @@ static flashc_status sm90_decode_forward(const flashc_problem *p, const flashc_d
     prm.causal = p->causal || p->window_right == 0;
     prm.out_bf16 = p->out_dtype == FLASHC_DTYPE_BF16;
     prm.evict_first = sm90_decode_evict_first(p, dev);
-    prm.solo = sm90_decode_solo(p, dev, &pl);
+    prm.solo = sm90_decode_solo(dev);
     prm.v_rows = !p->v_transposed;
     prm.scale_log2 = p->softmax_scale * (float)SM90_LOG2E;
     if (pl.splits > 1) {

@@ -12,7 +12,8 @@
  * Why one CTA's GEMMs are not overlapped with its softmax: the second CTA on the SM fills those
  * gaps, and the tile is bound by the K / V stream (prototype, docs/sm90.md "Next steps"). The solo
  * twin (sm90_dec_kernel_solo, one CTA per SM, SM90_DEC_SOLO_STAGES) has no second CTA: it issues
- * the next block's S with this block's P V^T, which needs S and O live at once (173 registers).
+ * the next block's S with this block's P V^T, which needs S and O live at once (173 registers);
+ * off by default (the H100 is stream-bound there, docs/sm90.md v29), the V-rows twin runs it.
  * Key splits write O / l and the log2 LSE of each row to the workspace; sm90_dec_combine merges them.
  * A KV cache: seqused_k bounds each sequence's keys (its CTAs past them stream nothing), and pages
  * holding whole 128-key blocks are read through the page table (one entry per block, by the

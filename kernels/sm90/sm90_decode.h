@@ -28,7 +28,8 @@
 /* The solo kernel (sm90_dec_kernel_solo): one CTA per SM, so no second CTA fills its consumers'
  * gaps: the next block's Q K^T is issued under this block's P V^T (S and O live together: up to
  * 255 registers, 173 used), and its ring is deeper (Q 8 KB + 6 x 32 KB: 201 KB with alignment).
- * Run where the splits aim at one CTA per SM and the grid is one wave (sm90_api.cu). */
+ * Off by default: on the H100 it read 1.6-2.9 % less than the pair kernel at one CTA per SM
+ * (docs/sm90.md v29); FLASHC_SM90_DEC_SOLO=1 runs it (sm90_api.cu). */
 #define SM90_DEC_SOLO_STAGES 6
 /* The V-rows kernel (sm90_dec_kernel_solo_vr): V in K's layout (what engines' fp8 caches hold)
  * comes by TMA as K does, and three more warps transpose each block into one of
