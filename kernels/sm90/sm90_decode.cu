@@ -316,6 +316,8 @@ static __device__ void dec_epilogue(const sm90_dec_params *p, const float *o, co
     }
 }
 
+/* ---- Consumer loops (after the epilogue they end in) --------------------------------------- */
+
 /* A block reaching past the sequence's s_k_b keys (seqused_k, pages: the cache holds other bytes
    there) gets its V^T columns past them zeroed, each consumer thread one d-row, then fenced to the
    async proxy and met at a barrier before the P.V wgmma reads them. (V rows: the transposers zero
