@@ -94,6 +94,7 @@
 #include "sm90/sm90_fwd.cuh"
 #include "sm90/sm90_p8.cuh"
 #include "sm90/sm90_vt8.h"
+#include "sm90/sm90_vt8_transpose.cuh"
 #include "sm90/sm90_vt_zero.cuh"
 #include "ptx/ldmatrix.h"
 
@@ -215,7 +216,6 @@
 #define FWD_TRANSPOSE_WARP0 1                        /* warps 1-3 of the producer warpgroup transpose V */
 #define FWD_TRANSPOSE_WARPS (FWD_WG_THREADS / 32 - FWD_TRANSPOSE_WARP0)
 #define FWD_TRANSPOSE_THREADS (32 * FWD_TRANSPOSE_WARPS)
-#define FWD_VT_UNITS ((FWD_N / SM90_VT8_UNIT_KEYS) * (FWD_D / SM90_VT8_UNIT_COLS))
 
 /* wgmma wrapper for this variant's element type and shapes (two-step paste expands the macros). */
 #if FWD_ELEM_IS_E4M3
@@ -724,31 +724,6 @@ static __device__ __forceinline__ void fwd_zero_past_keys(uint32_t v, int32_t ke
 }
 #endif /* FWD_VARLEN */
 
-#if FWD_V_ROWS
-/* One stage: warp w of the FWD_TRANSPOSE_WARPS takes units w, w + WARPS, ... (32 keys x 16
-   columns each; sm90_vt8.h has the lane mapping). */
-static __device__ __forceinline__ void fwd_transpose_stage(uint32_t v, uint32_t vt, int warp, int lane)
-{
-    const uint32_t sel_a = SM90_VT8_SEL(lane, 0), sel_b = SM90_VT8_SEL(lane, 1);
-    const int32_t st_col = SM90_VT8_ST_COL(lane), st_key = SM90_VT8_ST_KEY(lane);
-    const int32_t key_units = FWD_N / SM90_VT8_UNIT_KEYS;
-#pragma unroll 1 /* two units in flight spill at 24 registers (16-28 B) */
-    for (int u = warp; u < FWD_VT_UNITS; u += FWD_TRANSPOSE_WARPS) {
-        const int32_t key0 = (u % key_units) * SM90_VT8_UNIT_KEYS, chunk = u / key_units;
-        uint32_t r[4], w[4];
-        ldmatrix_sync_aligned_m8n8_x4_trans_shared_b16(
-            r, v + SM90_VT8_ROW_OFFSET(key0 + lane, chunk, FWD_QK_ROW_BYTES, FWD_KV_PANEL_BYTES));
-#pragma unroll
-        for (int g = 0; g < 2; ++g) {
-            w[2 * g] = __byte_perm(r[2 * g], r[2 * g + 1], sel_a);
-            w[2 * g + 1] = __byte_perm(r[2 * g], r[2 * g + 1], sel_b);
-        }
-        stmatrix_sync_aligned_m8n8_x4_shared_b16(
-            vt + SM90_VT8_T_OFFSET(chunk * SM90_VT8_UNIT_COLS + st_col, key0 + st_key, FWD_VT_PANEL_BYTES), w);
-    }
-}
-
-#endif /* FWD_V_ROWS */
 
 /* Run by warps 1-3 of the producer warpgroup: every V stage the producer loads, in its order,
    until the producer's last arrival (done flag): keys past the sequence zeroed (FWD_VARLEN, the
@@ -767,7 +742,9 @@ static __device__ void fwd_v_pass(const fwd_smem *s, int warp)
         if (keys < FWD_N) fwd_zero_past_keys(fwd_v(s, stage), keys, 32 * warp + lane);
 #endif
 #if FWD_V_ROWS
-        fwd_transpose_stage(fwd_v(s, stage), fwd_vt(s, stage), warp, lane);
+        /* one stage: warp w of the FWD_TRANSPOSE_WARPS takes units w, w + WARPS, ... */
+        sm90_vt8_transpose(fwd_v(s, stage), fwd_vt(s, stage), FWD_N, FWD_D, FWD_QK_ROW_BYTES, FWD_KV_PANEL_BYTES,
+                           FWD_VT_PANEL_BYTES, warp, FWD_TRANSPOSE_WARPS, lane);
 #endif
         fence_proxy_async_shared_cta(); /* st / stmatrix (generic proxy) -> wgmma reads (async proxy) */
         mbarrier_arrive(fwd_bar(s, FWD_V_READY, stage));

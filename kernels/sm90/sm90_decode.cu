@@ -37,6 +37,7 @@
 #include "sm90/sm90_decode.h"
 #include "sm90/sm90_p8.cuh"
 #include "sm90/sm90_vt8.h"
+#include "sm90/sm90_vt8_transpose.cuh"
 #include "sm90/sm90_vt_zero.cuh"
 
 #define DEC_CONSUMER_THREADS 128
@@ -60,7 +61,6 @@
 #define DEC_TRANSPOSE_WARPS 3                    /* the V-rows kernel's warps 5-7 */
 #define DEC_TRANSPOSE_THREADS (32 * DEC_TRANSPOSE_WARPS)
 #define DEC_VR_THREADS (DEC_THREADS + DEC_TRANSPOSE_THREADS)
-#define DEC_VT_UNITS ((SM90_DEC_N / SM90_VT8_UNIT_KEYS) * (SM90_DEC_D / SM90_VT8_UNIT_COLS))
 #define DEC_COMBINE_THREADS 128
 
 /* What tells the kernels apart: literals of each, folded where the functions below inline. */
@@ -451,9 +451,6 @@ static __device__ __forceinline__ void dec_transposer(const sm90_dec_params *p, 
                                                       int count, int s_k_b, dec_cfg cfg)
 {
     const int tid = threadIdx.x - DEC_THREADS, warp = tid / 32, lane = tid % 32;
-    const uint32_t sel_a = SM90_VT8_SEL(lane, 0), sel_b = SM90_VT8_SEL(lane, 1);
-    const int32_t st_col = SM90_VT8_ST_COL(lane), st_key = SM90_VT8_ST_KEY(lane);
-    const int32_t key_units = SM90_DEC_N / SM90_VT8_UNIT_KEYS;
     for (int it = 0; it < count; ++it) {
         const int stage = it % cfg.stages, slot = it % SM90_DEC_VT_SLOTS, key0 = (first + it * step) * SM90_DEC_N;
         const uint32_t v = dec_vt(base, stage), vt = dec_vt_slot(base, slot, cfg);
@@ -465,20 +462,8 @@ static __device__ __forceinline__ void dec_transposer(const sm90_dec_params *p, 
         }
         if (it >= SM90_DEC_VT_SLOTS)
             mbarrier_wait_parity(dec_bar(base, DEC_VT_EMPTY, slot, cfg), (it / SM90_DEC_VT_SLOTS - 1) & 1);
-#pragma unroll 1
-        for (int u = warp; u < DEC_VT_UNITS; u += DEC_TRANSPOSE_WARPS) {
-            const int32_t k0 = (u % key_units) * SM90_VT8_UNIT_KEYS, chunk = u / key_units;
-            uint32_t r[4], w[4];
-            ldmatrix_sync_aligned_m8n8_x4_trans_shared_b16(
-                r, v + SM90_VT8_ROW_OFFSET(k0 + lane, chunk, SM90_DEC_ROW_BYTES, SM90_DEC_K_BYTES));
-#pragma unroll
-            for (int g = 0; g < 2; ++g) {
-                w[2 * g] = __byte_perm(r[2 * g], r[2 * g + 1], sel_a);
-                w[2 * g + 1] = __byte_perm(r[2 * g], r[2 * g + 1], sel_b);
-            }
-            stmatrix_sync_aligned_m8n8_x4_shared_b16(
-                vt + SM90_VT8_T_OFFSET(chunk * SM90_VT8_UNIT_COLS + st_col, k0 + st_key, SM90_DEC_VT_BYTES), w);
-        }
+        sm90_vt8_transpose(v, vt, SM90_DEC_N, SM90_DEC_D, SM90_DEC_ROW_BYTES, SM90_DEC_K_BYTES, SM90_DEC_VT_BYTES, warp,
+                           DEC_TRANSPOSE_WARPS, lane);
         fence_proxy_async_shared_cta(); /* ld / stmatrix (generic proxy) -> wgmma reads (async proxy) */
         mbarrier_arrive(dec_bar(base, DEC_VT_FULL, slot, cfg));
         __syncwarp();
