@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # scratch (session 63): the H200 questions on main, most wanted first, each section started only
 # while the call is under GUARD seconds (default 280); then, with SUITE=N, that part of the GPU suite
-# on main's build if the call is under SUITE_GUARD (default 370). Builds main (build-gpu).
+# on main's build if the call is under SUITE_GUARD (default 370; SUITE_H100_ONLY=1: not on an H200).
+# Builds main (build-gpu).
 # 1. 17-32 rows (the b 8 h 64/8 s_q 3-4) through AUTO [portable | rule], and with V in K's
 #    layout [portable | V-rows tile forced]; 2. halves-bw (tools/ab/halves-bw.patch) [main | rule |
 #    main]; 3. the split target [rule (2 CTAs per SM) | pair at 1 per SM | solo at 1 per SM]; 4. V
@@ -68,7 +69,7 @@ more "V rows 33-64" && {
     ab $s "$M@FLASHC_SM90_DECODE=1@FLASHC_SM90_DEC_INTERLEAVE=0" "$M@FLASHC_SM90_DECODE=1" "$M@FLASHC_SM90_DECODE=1@FLASHC_SM90_DEC_INTERLEAVE=0"
   done; }
 echo "A/B done at $(( $(date +%s) - T0 )) s"
-[ -n "${SUITE:-}" ] && more "suite part $SUITE" "${SUITE_GUARD:-370}" && {
+[ -n "${SUITE:-}" ] && { [ -z "${SUITE_H100_ONLY:-}" ] || [ $h200 = 0 ]; } && more "suite part $SUITE" "${SUITE_GUARD:-370}" && {
   cmake --build build-gpu -j16 > build-gpu/logs/build_main3.log 2>&1
   scripts/gpu_suite.sh --build-dir build-gpu --part "$SUITE" > $OUT/p$SUITE.log 2>&1; grep -v never: $OUT/p$SUITE.log | tail -14; }
 echo "total $(( $(date +%s) - T0 )) s"
