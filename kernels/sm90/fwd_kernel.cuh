@@ -982,20 +982,9 @@ static __device__ __forceinline__ int fwd_softmax(float *s, float *row_max, floa
 }
 
 #if FWD_V_ROWS
-/* P to the 8-bit A fragment against the in-kernel V^T, whose keys inside each 16 are in
-   accumulator order (sm90_vt8.h): lane t's register for a row holds its own keys 2t, 2t+1 of the
-   low 8 and 2t, 2t+1 of the high 8, so each lane packs its own scores. */
-static __device__ __forceinline__ void fwd_convert_p(uint32_t *pf, const float *s)
-{
-#pragma unroll
-    for (int g = 0; g < FWD_N / 16; ++g)
-#pragma unroll
-        for (int r = 0; r < 2; ++r)
-            pf[2 * g + r] = cvt_rn_satfinite_e4m3x2_f32(s[SM90_VT8_S_INDEX(g, r, 0)], s[SM90_VT8_S_INDEX(g, r, 1)]) |
-                            (uint32_t)cvt_rn_satfinite_e4m3x2_f32(s[SM90_VT8_S_INDEX(g, r, 2)],
-                                                                  s[SM90_VT8_S_INDEX(g, r, 3)])
-                                << 16;
-}
+/* P to the 8-bit A fragment against the in-kernel V^T: each lane packs its own scores
+   (sm90_vt8_transpose.cuh). */
+static __device__ __forceinline__ void fwd_convert_p(uint32_t *pf, const float *s) { sm90_vt8_convert_p(pf, s, FWD_N); }
 #elif FWD_ELEM_IS_E4M3
 /* P to the 8-bit A fragment through the lane-quad exchange (sm90_p8.cuh). */
 static __device__ __forceinline__ void fwd_convert_p(uint32_t *pf, const float *s) { sm90_p8_convert(pf, s, FWD_N); }

@@ -233,23 +233,15 @@ static __device__ __forceinline__ void dec_issue_pv(uint32_t vt, float *o, uint3
     wgmma_commit_group();
 }
 
-/* P to e4m3 A fragments: against a pre-transposed V^T through the lane-quad exchange
-   (sm90_p8.cuh); against the transposers' V^T, whose keys inside each 16 are in accumulator order
-   (sm90_vt8.h), each lane packs its own scores. */
+/* P to e4m3 A fragments: against the transposers' V^T each lane packs its own scores
+   (sm90_vt8_transpose.cuh); against a pre-transposed V^T through the lane-quad exchange
+   (sm90_p8.cuh). */
 static __device__ __forceinline__ void dec_convert_p(uint32_t *pf, const float *s, int v_rows)
 {
-    if (!v_rows) {
+    if (v_rows)
+        sm90_vt8_convert_p(pf, s, SM90_DEC_N);
+    else
         sm90_p8_convert(pf, s, SM90_DEC_N);
-        return;
-    }
-#pragma unroll
-    for (int g = 0; g < SM90_DEC_N / 16; ++g)
-#pragma unroll
-        for (int r = 0; r < 2; ++r)
-            pf[2 * g + r] = cvt_rn_satfinite_e4m3x2_f32(s[SM90_VT8_S_INDEX(g, r, 0)], s[SM90_VT8_S_INDEX(g, r, 1)]) |
-                            (uint32_t)cvt_rn_satfinite_e4m3x2_f32(s[SM90_VT8_S_INDEX(g, r, 2)],
-                                                                  s[SM90_VT8_S_INDEX(g, r, 3)])
-                                << 16;
 }
 
 /* The block's S (waited for) masked, softmaxed, O rescaled, P converted to e4m3 A fragments. */
