@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# scratch (session 65): one call for an H200 (on any other GPU it ends at once). s63_h200.sh's A/B
+# while under GUARD (default 200), then main rebuilt and the full benchmark (bench/run_all.sh:
+# flashc_bench's sets, then bench_sdpa.py beside PyTorch SDPA) into $OUT/results, for the README's
+# tables. No cuobjdump beside it: the timings run alone.
+T0=$(date +%s)
+case "$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)" in
+  *H200*) ;; *) nvidia-smi --query-gpu=name --format=csv,noheader | head -1; echo "not an H200: nothing run"; exit 0 ;;
+esac
+H200_ONLY=1 GUARD=${GUARD:-200} bash tools/ab/s63_h200.sh || exit 1
+cmake --build build-gpu -j16 > build-gpu/logs/build_main2.log 2>&1 || { tail -20 build-gpu/logs/build_main2.log; exit 1; }
+bindir=$(mktemp -d)
+ln -s "$PWD/build-gpu/bench/flashc_bench" "$bindir/flashc_bench"
+ln -s "$PWD/build-gpu/libflashc.so" "$bindir/libflashc.so"
+echo "== bench/run_all.sh from $(( $(date +%s) - T0 )) s"
+bench/run_all.sh "$bindir" "$OUT/results" | tail -60
+echo "total $(( $(date +%s) - T0 )) s"
