@@ -2,12 +2,14 @@
 # scratch (session 65): one call for an H200 (on any other GPU it ends at once). s63_h200.sh's A/B
 # while under GUARD (default 200), then main rebuilt and the full benchmark (bench/run_all.sh:
 # flashc_bench's sets, then bench_sdpa.py beside PyTorch SDPA) into $OUT/results, for the README's
-# tables. No cuobjdump beside it: the timings run alone.
+# tables. No cuobjdump beside it: the timings run alone. With little time left, narrow the benchmark
+# through run_all.sh's own variables, e.g. FLASHC_BENCH_SETS="decode paged" FLASHC_BENCH_DTYPES=fp8
+# BENCH_SDPA_ARGS=--quick (session 64's s64_h200.sh, retired: it ran those sets alone).
 T0=$(date +%s)
 case "$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)" in
   *H200*) ;; *) nvidia-smi --query-gpu=name --format=csv,noheader | head -1; echo "not an H200: nothing run"; exit 0 ;;
 esac
-H200_ONLY=1 GUARD=${GUARD:-200} bash tools/ab/s63_h200.sh || exit 1
+GUARD=${GUARD:-200} bash tools/ab/s63_h200.sh || exit 1
 cmake --build build-gpu -j16 > build-gpu/logs/build_main2.log 2>&1 || { tail -20 build-gpu/logs/build_main2.log; exit 1; }
 bindir=$(mktemp -d)
 ln -s "$PWD/build-gpu/bench/flashc_bench" "$bindir/flashc_bench"
