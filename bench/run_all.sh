@@ -8,7 +8,8 @@
 # logs, JSON and PNG (default: bench/results). Extra arguments for bench_sdpa.py go in
 # $BENCH_SDPA_ARGS (e.g. "--quick"), for flashc_bench in $FLASHC_BENCH_ARGS; $FLASHC_BENCH_SETS
 # lists flashc_bench's sets (default "fa3 decode varlen paged") and $FLASHC_BENCH_DTYPES its dtypes
-# (default "bf16 fp8"): each (set, dtype) runs in its own process.
+# (default "bf16 fp8"): each (set, dtype) runs in its own process. BENCH_SDPA=0 runs flashc_bench
+# alone (no PyTorch needed; a short device call).
 set -u
 here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(dirname "$here")"
@@ -69,6 +70,7 @@ if merged is not None:
     json.dump(merged, open(sys.argv[1], "w"), indent=1)
 PY
 echo "flashc_bench: $out/$stem-flashc_bench.txt"
+[ "${BENCH_SDPA:-1}" = 0 ] && { cat "$out/$stem-flashc_bench.txt"; exit 0; }
 timeout 330 python3 "$here/bench_sdpa.py" --out "$out" --tag "$stem" ${BENCH_SDPA_ARGS:-} \
   > "$out/$stem-bench_sdpa.txt" 2>&1
 echo "bench_sdpa exit $? ($out/$stem-bench_sdpa.txt)"

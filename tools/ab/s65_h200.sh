@@ -4,13 +4,19 @@
 # flashc_bench's sets, then bench_sdpa.py beside PyTorch SDPA) into $OUT/results, for the README's
 # tables. No cuobjdump beside it: the timings run alone. With little time left, narrow the benchmark
 # through run_all.sh's own variables, e.g. FLASHC_BENCH_SETS="decode paged" FLASHC_BENCH_DTYPES=fp8
-# BENCH_SDPA_ARGS=--quick (session 64's s64_h200.sh, retired: it ran those sets alone).
+# BENCH_SDPA_ARGS=--quick, or BENCH_SDPA=0 for flashc_bench alone (session 64's s64_h200.sh,
+# retired: it ran those sets alone). AB=0 skips the A/B: main built and benchmarked only (with
+# FLASHC_BENCH_SETS=decode BENCH_SDPA=0, ~150 s: the decode question of issue 5 for a short call).
 T0=$(date +%s)
 case "$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)" in
   *H200*) ;; *) nvidia-smi --query-gpu=name --format=csv,noheader | head -1; echo "not an H200: nothing run"; exit 0 ;;
 esac
-GUARD=${GUARD:-200} bash tools/ab/s63_h200.sh || exit 1
-cmake --build build-gpu -j16 > build-gpu/logs/build_main2.log 2>&1 || { tail -20 build-gpu/logs/build_main2.log; exit 1; }
+if [ "${AB:-1}" = 0 ]; then
+  . tools/ab/build_gpu.sh
+else
+  GUARD=${GUARD:-200} bash tools/ab/s63_h200.sh || exit 1
+  cmake --build build-gpu -j16 > build-gpu/logs/build_main2.log 2>&1 || { tail -20 build-gpu/logs/build_main2.log; exit 1; }
+fi
 bindir=$(mktemp -d)
 ln -s "$PWD/build-gpu/bench/flashc_bench" "$bindir/flashc_bench"
 ln -s "$PWD/build-gpu/libflashc.so" "$bindir/libflashc.so"
