@@ -7,8 +7,8 @@
 # BENCH_SDPA_ARGS=--quick, or BENCH_SDPA=0 for flashc_bench alone (session 64's s64_h200.sh,
 # retired: it ran those sets alone). AB=0 skips the A/B: main built and benchmarked only (with
 # FLASHC_BENCH_SETS=decode BENCH_SDPA=0, ~150 s: the decode question of issue 5 for a short call).
-# BENCH_GZ=.carry/flashc_bench.gz (with AB=0 BENCH_SDPA=0; carry .carry): no build on the device,
-# that flashc_bench is unpacked and run instead (~100 s saved). Make it here from the commit under
+# BENCH_GZ=.carry/flashc_bench.gz (carry .carry): no build and no A/B on the device, that
+# flashc_bench is unpacked and run alone (BENCH_SDPA=0; ~100 s saved). Make it here from the commit under
 # test (~6 min on 2 cores; 116 MB static, 25 MB gzipped, under carry's 64 MiB):
 #   cmake -S . -B build-h200 -DCMAKE_BUILD_TYPE=Release -DFLASHC_SM80_ARCHS=90 &&
 #   cmake --build build-h200 -j2 --target flashc_bench && mkdir -p .carry &&
@@ -20,13 +20,14 @@ esac
 bindir=$(mktemp -d)
 if [ -n "${BENCH_GZ:-}" ]; then
   gunzip -c "$BENCH_GZ" > "$bindir/flashc_bench" && chmod +x "$bindir/flashc_bench" || exit 1
-elif [ "${AB:-1}" = 0 ]; then
-  . tools/ab/build_gpu.sh
+  export BENCH_SDPA=0  # no libflashc.so beside it for bench_sdpa.py
 else
-  GUARD=${GUARD:-200} bash tools/ab/s63_h200.sh || exit 1
-  cmake --build build-gpu -j16 > build-gpu/logs/build_main2.log 2>&1 || { tail -20 build-gpu/logs/build_main2.log; exit 1; }
-fi
-if [ -z "${BENCH_GZ:-}" ]; then
+  if [ "${AB:-1}" = 0 ]; then
+    . tools/ab/build_gpu.sh
+  else
+    GUARD=${GUARD:-200} bash tools/ab/s63_h200.sh || exit 1
+    cmake --build build-gpu -j16 > build-gpu/logs/build_main2.log 2>&1 || { tail -20 build-gpu/logs/build_main2.log; exit 1; }
+  fi
   ln -s "$PWD/build-gpu/bench/flashc_bench" "$bindir/flashc_bench"
   ln -s "$PWD/build-gpu/libflashc.so" "$bindir/libflashc.so"
 fi
